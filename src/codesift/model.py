@@ -1,0 +1,32 @@
+"""Plain data types shared by every stage of the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Chunk:
+    """One indexable unit of a file: a symbol definition, a module-level block or a text window.
+
+    Lines are 1-based and inclusive. ``start_line`` is the ``def``/``class`` line (decorators are
+    kept in ``text`` and ``decorators`` but do not move ``start_line``).
+    """
+
+    kind: str  # function | method | class | struct | interface | enum | trait | module | section | window
+    name: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+    text: str
+    language: str
+    parent: str | None = None
+    signature: str = ""
+    docstring: str = ""
+    decorators: list[str] = field(default_factory=list)
+    route: str | None = None
+
+
+DEFINITION_KINDS = frozenset(
+    {"function", "method", "class", "struct", "interface", "enum", "trait", "type", "module_def"}
+)
