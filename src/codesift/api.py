@@ -1,0 +1,220 @@
+"""The public Python API: ``Index(root)`` with ``update()``, ``search()`` and ``status()``.
+
+The CLI and (later) the MCP server are thin shells over this class.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from .config import INDEX_DIR_NAME, Config, load_config
+from .embed import EmbeddingUnavailable, load_embedder
+from .embed.base import Embedder
+from .indexer import Indexer, Progress, UpdateStats
+from .search import MODES, Filters, SearchResponse, run_search
+from .store.keyword import KeywordIndex
+from .store.sqlite import SCHEMA_VERSION, MetaStore
+from .store.vectors import VectorIndex
+
+
+class IndexMismatchError(RuntimeError):
+    """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
+
+
+def find_root(start: Path) -> Path:
+    """The root to use for ``start``: the nearest ancestor holding an index, else the git top, else start."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / INDEX_DIR_NAME / "meta.db").exists():
+            return folder
+    try:
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True, timeout=5
+        )
+        if top.returncode == 0 and top.stdout.strip():
+            return Path(top.stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return start
+
+
+class Index:
+    """One on-disk index of one source tree."""
+
+    def __init__(self, root: str | Path, *, config: Config | None = None) -> None:
+        root_path = Path(root).expanduser()
+        if not root_path.exists():
+            raise FileNotFoundError(f"no such directory: {root}")
+        if not root_path.is_dir():
+            raise NotADirectoryError(f"not a directory: {root}")
+        self.root = root_path.resolve()
+        self.config = config or load_config(self.root)
+        self.folder = Path(self.config.index_dir).expanduser() if self.config.index_dir else self.root / INDEX_DIR_NAME
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.store = MetaStore(self.folder / "meta.db")
+        self._check_schema()
+        self.keyword = KeywordIndex(self.folder / "keyword")
+        self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
+        self._embedder: Embedder | None = None
+        self._embed_error: EmbeddingUnavailable | None = None
+        self._vectors: VectorIndex | None = None
+        self._vectors_gen = -1
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Index":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_schema(self) -> None:
+        version = self.store.get_meta("schema_version")
+        if version is None:
+            self.store.set_meta("schema_version", SCHEMA_VERSION)
+            self.store.db.commit()
+        elif version != SCHEMA_VERSION:
+            raise IndexMismatchError(
+                f"the index at {self.folder} has schema {version}, this codesift needs {SCHEMA_VERSION}: "
+                f"rebuild it with `codesift index --rebuild {self.root}`"
+            )
+
+    # -- embeddings -----------------------------------------------------------------------------
+    def embedder(self) -> Embedder | None:
+        """The embedding provider, loaded once; None (with the reason kept) when unavailable."""
+        if self._embedder is None and self._embed_error is None:
+            try:
+                self._embedder = load_embedder(self.config.embedder)
+            except EmbeddingUnavailable as exc:
+                self._embed_error = exc
+                return None
+            self._check_model(self._embedder)
+        return self._embedder
+
+    def _check_model(self, embedder: Embedder) -> None:
+        stored = self.store.get_meta("model_id")
+        dim = self.store.get_meta("model_dim")
+        if stored is None:
+            self.store.set_meta("model_id", embedder.model_id)
+            self.store.set_meta("model_dim", embedder.dim)
+            self.store.db.commit()
+        elif stored != embedder.model_id or int(dim or 0) != embedder.dim:
+            raise IndexMismatchError(
+                f"the index was built with embedding model {stored} (dim {dim}) but the configured model "
+                f"is {embedder.model_id} (dim {embedder.dim}): rebuild with "
+                f"`codesift index --rebuild {self.root}` or configure the original model"
+            )
+
+    def _vector_index(self, embedder: Embedder) -> VectorIndex:
+        gen = int(self.store.get_meta("generation", "0") or 0)
+        if self._vectors is None or gen != self._vectors_gen:
+            vectors = VectorIndex(self.folder / "dense", embedder.dim)
+            vectors.load(gen, lambda: self.store.vector_matrix(embedder.dim))
+            self._vectors, self._vectors_gen = vectors, gen
+        return self._vectors
+
+    # -- operations -----------------------------------------------------------------------------
+    def update(
+        self, *, embed: bool = True, embed_limit: int | None = None, progress: Progress | None = None
+    ) -> UpdateStats:
+        """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``)."""
+        stats = self.indexer.update(progress)
+        if embed and (embedder := self.embedder()) is not None:
+            t0 = time.perf_counter()
+            try:
+                stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress)
+            except KeyboardInterrupt:
+                stats.interrupted = True
+                raise
+            finally:
+                stats.embed_seconds = time.perf_counter() - t0
+        stats.embed_pending = self.store.count_missing_embeddings()
+        return stats
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        mode: str = "hybrid",
+        path: str | None = None,
+        language: str | list[str] | None = None,
+        kind: str | list[str] | None = None,
+    ) -> SearchResponse:
+        """Hybrid (default), keyword or semantic search; degrades to keyword-only and says so."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if limit <= 0:
+            raise ValueError("limit must be a positive integer")
+        query = (query or "").replace("\x00", " ").strip()
+        response = SearchResponse(query=query, mode=mode)
+        if not query:
+            response.notes.append("empty query")
+            return response
+        filters = Filters(path=path, languages=_as_tuple(language), kinds=_as_tuple(kind))
+        counts = self.store.counts()
+        vectors = query_vector = None
+        if mode != "keyword":
+            embedder = self.embedder()
+            if embedder is None:
+                response.embedding_status = "keyword_only"
+                reason = self._embed_error.reason if self._embed_error else "unavailable"
+                response.notes.append(f"semantic search unavailable ({reason}): keyword results only")
+                if mode == "semantic":
+                    return response
+                mode = "keyword"
+            else:
+                vectors = self._vector_index(embedder)
+                query_vector = embedder.embed_query(query[:2000])
+                if counts["chunks"]:
+                    response.coverage = round(min(1.0, len(vectors) / counts["chunks"]), 4)
+                if response.coverage < 1.0:
+                    response.notes.append(
+                        f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish"
+                    )
+        response.mode = mode
+        response.results = run_search(
+            self.store, self.keyword, vectors, query_vector, query, limit=limit, mode=mode,
+            filters=filters, rrf_k=self.config.rrf_k, overfetch=self.config.overfetch,
+            keyword_weight=self.config.keyword_weight, vector_weight=self.config.vector_weight,
+        )
+        return response
+
+    def status(self) -> dict[str, object]:
+        """Counts, languages, skipped files and why, model, embedding status, last update."""
+        counts = self.store.counts()
+        skipped = self.store.skipped()
+        reasons: dict[str, int] = {}
+        for reason in skipped.values():
+            reasons[reason] = reasons.get(reason, 0) + 1
+        embedder = self.embedder()
+        last = self.store.get_meta("last_update")
+        status: dict[str, object] = {
+            "root": str(self.root),
+            "index_dir": str(self.folder),
+            **counts,
+            "coverage": round(counts["embedded"] / counts["chunks"], 4) if counts["chunks"] else 1.0,
+            "languages": self.store.languages(),
+            "skipped": reasons,
+            "skipped_files": dict(sorted(skipped.items())[:200]),
+            "model": self.store.get_meta("model_id"),
+            "dim": int(self.store.get_meta("model_dim") or 0) or None,
+            "embedding_status": "ok" if embedder is not None else "keyword_only",
+            "last_update": float(last) if last else None,
+        }
+        if embedder is None and self._embed_error is not None:
+            status["embedding_reason"] = self._embed_error.reason
+            status["embedding_fix"] = self._embed_error.fix
+        return status
+
+
+def _as_tuple(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(value)

@@ -1,0 +1,177 @@
+"""The ``codesift`` command: a thin shell over :class:`codesift.Index`.
+
+Heavy modules (tantivy, onnxruntime, tree-sitter) are imported inside the commands so that ``--help``
+and argument errors stay instant.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_USAGE = 2
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> None:
+    click.echo(f"codesift: {message}", err=True)
+    sys.exit(code)
+
+
+def _open(root: str | None, *, for_search: bool = False):  # noqa: ANN202 - lazy import of Index
+    from .api import Index, IndexMismatchError, find_root
+    from .config import ConfigError
+
+    try:
+        if root is None:
+            base = find_root(Path.cwd()) if for_search else Path.cwd()
+        else:
+            base = Path(root)
+        return Index(base)
+    except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
+        _fail(str(exc))
+    except PermissionError as exc:
+        _fail(f"permission denied: {exc.filename or exc}")
+
+
+def _progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    bar = Progress(
+        TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=False,
+    )
+    tasks: dict[str, int] = {}
+    import time
+
+    started: dict[str, float] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            label = {"parse": "files", "embed": "embed"}.get(stage, stage)
+            tasks[stage] = bar.add_task(label, total=total, rate="")
+            started[stage] = time.perf_counter()
+        unit = "files/s" if stage == "parse" else "chunks/s"
+        elapsed = max(time.perf_counter() - started[stage], 1e-6)
+        bar.update(tasks[stage], completed=done, total=total, rate=f"{done / elapsed:,.1f} {unit}")
+
+    return bar, update
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="codesift")
+def main() -> None:
+    """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--rebuild", is_flag=True, help="Delete the existing index first.")
+@click.option("--no-embed", is_flag=True, help="Keyword index only; embed later with another `index`.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool) -> None:
+    """Index PATH (default: the current directory), incrementally."""
+    from rich.console import Console
+
+    target = Path(path or ".")
+    if not target.exists():
+        _fail(f"no such directory: {target}")
+    if not target.is_dir():
+        _fail(f"not a directory: {target}")
+    if rebuild:
+        from .config import INDEX_DIR_NAME, load_config
+
+        cfg = load_config(target.resolve())
+        folder = Path(cfg.index_dir).expanduser() if cfg.index_dir else target.resolve() / INDEX_DIR_NAME
+        shutil.rmtree(folder, ignore_errors=True)
+    idx = _open(str(target))
+    console = Console(stderr=True)
+    bar, update = _progress_printer(console)
+    try:
+        if quiet or as_json:
+            stats = idx.update(embed=not no_embed)
+        else:
+            with bar:
+                stats = idx.update(embed=not no_embed, progress=update)
+    except KeyboardInterrupt:
+        console.print("[yellow]interrupted[/]: the index keeps what was committed; run `codesift index` again to continue")
+        sys.exit(130)
+    status = idx.status()
+    summary = {
+        "root": str(idx.root), "files": status["files"], "symbols": status["symbols"],
+        "chunks": status["chunks"], "parsed": stats.files_parsed, "unchanged": stats.files_unchanged,
+        "deleted": stats.files_deleted, "embedded": stats.embedded, "embed_pending": stats.embed_pending,
+        "coverage": status["coverage"], "skipped": stats.skipped, "warnings": stats.warnings,
+        "parse_seconds": round(stats.parse_seconds, 2), "embed_seconds": round(stats.embed_seconds, 2),
+        "embedding_status": status["embedding_status"],
+    }
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    console.print(
+        f"[bold]{summary['files']}[/] files, [bold]{summary['symbols']}[/] symbols "
+        f"({summary['chunks']} chunks) in {idx.root}\n"
+        f"parsed {stats.files_parsed}, unchanged {stats.files_unchanged}, deleted {stats.files_deleted} "
+        f"in {stats.parse_seconds:.1f}s; embedded {stats.embedded} in {stats.embed_seconds:.1f}s; "
+        f"semantic coverage {status['coverage']:.0%}"
+    )
+    if stats.skipped:
+        console.print("skipped: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.skipped.items())))
+    if stats.warnings:
+        console.print("warnings: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.warnings.items())))
+    if status["embedding_status"] != "ok":
+        console.print(f"[yellow]keyword-only[/]: {status.get('embedding_reason')}; fix: {status.get('embedding_fix')}")
+
+
+@main.command()
+@click.argument("query")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--path", "path_filter", help="Path prefix or glob (e.g. src/ or '**/*.py').")
+@click.option("--lang", "language", help="Language(s), comma-separated (python,go,...).")
+@click.option("--kind", help="Symbol kind(s), comma-separated (function,method,class,...).")
+@click.option("--mode", type=click.Choice(["hybrid", "keyword", "semantic"]), default="hybrid", show_default=True)
+@click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results.")
+@click.option("--no-update", is_flag=True, help="Search the index as it is, without refreshing it first.")
+def search(query: str, limit: int, path_filter: str | None, language: str | None, kind: str | None,
+           mode: str, root: str | None, as_json: bool, no_update: bool) -> None:
+    """Search the index for QUERY (updating it first when files changed)."""
+    idx = _open(root, for_search=True)
+    try:
+        if not no_update:
+            idx.update(embed=mode != "keyword", embed_limit=idx.config.auto_embed_limit)
+        response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind)
+    except ValueError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    if as_json:
+        keys = ("path", "start_line", "end_line", "score", "name", "qualified_name", "kind", "language", "snippet")
+        click.echo(json.dumps([{k: getattr(r, k) for k in keys} for r in response.results], indent=1))
+        for note in response.notes:
+            click.echo(f"note: {note}", err=True)
+        return
+    from .render import print_results
+
+    print_results(response)
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print status as JSON.")
+def status(path: str | None, as_json: bool) -> None:
+    """Show what is indexed: counts, languages, skipped files, model, embedding coverage."""
+    idx = _open(path, for_search=path is None)
+    info = idx.status()
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    from .render import print_status
+
+    print_status(info)

@@ -1,0 +1,440 @@
+"""Find the source files under a root: git-aware listing or an ignore-aware walk, minus junk.
+
+Two ways to list candidates:
+
+* inside a git work tree, ``git ls-files`` (tracked + untracked-not-ignored), which is exact and
+  fast; paths git lists but that no longer exist (deleted, sparse) are dropped silently;
+* elsewhere (or when git is missing / fails), an iterative ``os.scandir`` walk honouring every
+  nested ``.gitignore``.
+
+Both then apply the same filters: ``.codesiftignore`` files (root and nested) plus
+``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
+vendored/generated trees, lockfiles, minified bundles, generated code, size limit, binary sniff.
+``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
+
+Symlinked directories are never followed: a target inside root is walked under its real path
+anyway (following would duplicate or loop, which is also what git does), one outside is out of
+scope. Symlinked files are kept when their target is a regular file inside root.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pathspec import GitIgnoreSpec
+
+__all__ = ["SourceFile", "Discovery", "discover", "is_binary"]
+
+SNIFF_BYTES = 8192
+# O_NONBLOCK: a file swapped for a FIFO after lstat must not hang the open.
+_O_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+GIT_TIMEOUT_S = 60.0
+
+# Version-control metadata is skipped silently: it is never source and reporting it is noise.
+VCS_DIRS = frozenset({".git", ".hg", ".svn"})
+VENDORED_DIRS = frozenset({
+    "node_modules", "vendor", "dist", "build", ".venv", "venv", "__pycache__", ".tox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".idea", ".next", ".nuxt", "coverage",
+    "site-packages", "bower_components", ".gradle", ".terraform",
+})
+# Names that are also legitimate Python package names (pypa/build, coverage.py): kept when the
+# directory holds an __init__.py.
+_AMBIGUOUS_DIRS = frozenset({"build", "dist", "coverage"})
+# `target` is only a build tree next to a Cargo/Maven project file.
+_TARGET_MARKERS = ("Cargo.toml", "pom.xml")
+LOCKFILES = frozenset({
+    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "poetry.lock", "Cargo.lock",
+    "Gemfile.lock", "composer.lock", "go.sum", "uv.lock", "Pipfile.lock", "npm-shrinkwrap.json",
+})
+_MINIFIED_SUFFIXES = (".min.js", ".min.css", ".bundle.js", ".map")
+_GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", ".pb.go")
+BINARY_EXTENSIONS = frozenset({
+    ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".icns", ".webp", ".tif", ".tiff", ".psd",
+    ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".whl", ".egg",
+    ".so", ".dylib", ".dll", ".exe", ".bin", ".o", ".a", ".lib", ".obj", ".class", ".jar",
+    ".pyc", ".pyo", ".pyd", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".wav",
+    ".flac", ".ogg", ".mov", ".avi", ".mkv", ".webm", ".sqlite", ".sqlite3", ".db", ".npy",
+    ".npz", ".pkl", ".parquet", ".onnx", ".pt", ".safetensors",
+})
+# Git reads these from the environment (e.g. inside a hook) and they would point it elsewhere.
+_GIT_ENV_DROP = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_COMMON_DIR")
+
+
+@dataclass(slots=True, frozen=True)
+class SourceFile:
+    path: str  # relative to root, "/"-separated
+    abspath: str
+    size: int
+    mtime: float  # st_mtime (of the target, for a symlink)
+
+
+@dataclass(slots=True)
+class Discovery:
+    files: list[SourceFile]  # sorted by path
+    skipped: dict[str, str]  # relative path (dirs end in "/") -> reason; plain ignores not listed
+    mode: str = field(default="walk")  # "git" or "walk": how candidates were listed
+
+
+def is_binary(head: bytes) -> bool:
+    """True when the leading bytes of a file look binary (contain a NUL byte)."""
+    return b"\0" in head
+
+
+# --------------------------------------------------------------------------- ignore rules
+# A layer is (base, prefix, spec): a path `rel` (relative to root) is matched as
+# prefix + rel[len(base):], i.e. relative to the directory holding the ignore file. Ancestors of
+# root (fallback walk inside a work tree) use base "" and a non-empty prefix.
+_Layer = tuple[str, str, GitIgnoreSpec]
+_Chain = tuple[_Layer, ...]
+
+
+def _compile(lines: list[str]) -> GitIgnoreSpec | None:
+    lines = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        return None
+    try:
+        return GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        # One bad line must not void the whole file (git itself just skips it).
+        good = []
+        for ln in lines:
+            try:
+                GitIgnoreSpec.from_lines([ln])
+                good.append(ln)
+            except ValueError:
+                pass
+        return GitIgnoreSpec.from_lines(good) if good else None
+
+
+def _read_lines(path: str) -> list[str] | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read().splitlines()
+    except OSError:
+        return None
+
+
+def _extend(chain: _Chain, base: str, path: str, extra: Sequence[str] = ()) -> _Chain:
+    lines = _read_lines(path)
+    spec = _compile((lines or []) + list(extra)) if (lines or extra) else None
+    return chain + ((base, "", spec),) if spec is not None else chain
+
+
+def _ignored(chain: _Chain, rel: str, is_dir: bool) -> bool:
+    # Deepest ignore file first; the first one with an opinion (match or negation) decides.
+    for base, prefix, spec in reversed(chain):
+        sub = prefix + rel[len(base):]
+        res = spec.check_file(sub + "/" if is_dir else sub)
+        if res.include is not None:
+            return bool(res.include)
+    return False
+
+
+# --------------------------------------------------------------------------- helpers
+def _find_git_top(path: str) -> str | None:
+    cur = path
+    while True:
+        if os.path.exists(os.path.join(cur, ".git")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
+def _git(root: str, *args: str) -> subprocess.CompletedProcess[bytes] | None:
+    git = shutil.which("git")
+    if git is None:
+        return None
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_ENV_DROP}
+    try:
+        return subprocess.run(
+            [git, *args], cwd=root, env=env, capture_output=True, timeout=GIT_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _git_ls_files(root: str) -> list[str] | None:
+    """Paths git knows under root (relative to it), or None when git is unusable here."""
+    proc = _git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    if proc is None or proc.returncode != 0:
+        return None
+    # Unmerged entries appear once per stage: dedupe.
+    return sorted({os.fsdecode(p) for p in proc.stdout.split(b"\0") if p})
+
+
+def _git_ignores_root(root: str) -> bool:
+    """True when root itself is git-ignored (e.g. a virtualenv or build dir inside a repo)."""
+    proc = _git(root, "check-ignore", "-q", "--", root)
+    return proc is not None and proc.returncode == 0
+
+
+def _is_vendored_dir(name: str, absdir: str, parent_has: Callable[[str], bool]) -> bool:
+    if name == "target":
+        return any(parent_has(m) for m in _TARGET_MARKERS)
+    if name not in VENDORED_DIRS:
+        return False
+    if name in _AMBIGUOUS_DIRS and os.path.exists(os.path.join(absdir, "__init__.py")):
+        return False
+    return True
+
+
+def _name_reason(name: str) -> str | None:
+    """Reason to skip a file judging by its name alone (cheap, no I/O)."""
+    if name in LOCKFILES:
+        return "lockfile"
+    low = name.lower()
+    if low.endswith(_MINIFIED_SUFFIXES):
+        return "minified"
+    if low.endswith(_GENERATED_SUFFIXES) or ".generated." in low:
+        return "generated"
+    if os.path.splitext(low)[1] in BINARY_EXTENSIONS:
+        return "binary"
+    return None
+
+
+def _within(path: str, root_real: str) -> bool:
+    return path == root_real or path.startswith(root_real.rstrip(os.sep) + os.sep)
+
+
+def _follow_link(abspath: str, root_real: str) -> tuple[str | None, os.stat_result | None]:
+    """Resolve a symlink: (reason to skip, None) or (None, stat of the regular-file target)."""
+    try:
+        st = os.stat(abspath)
+    except FileNotFoundError:
+        return "broken_symlink", None
+    except OSError as exc:
+        return ("symlink_loop" if exc.errno == errno.ELOOP else "unreadable"), None
+    real = os.path.realpath(abspath)
+    if not _within(real, root_real):
+        return "symlink_outside_root", None
+    if stat.S_ISDIR(st.st_mode):
+        # Pointing at an ancestor (or itself) is a loop; anything else is a duplicate view of a
+        # directory that is walked under its real path already.
+        here = os.path.realpath(os.path.dirname(abspath))
+        return ("symlink_loop" if _within(here, real) else "symlink_duplicate"), None
+    if not stat.S_ISREG(st.st_mode):
+        return "not_regular", None
+    return None, st
+
+
+class _Collector:
+    """Shared per-file checks and the output being built."""
+
+    def __init__(self, root: str, max_file_size: int) -> None:
+        self.root = root
+        self.root_real = os.path.realpath(root)
+        self.max_file_size = max_file_size
+        self.files: list[SourceFile] = []
+        self.skipped: dict[str, str] = {}
+
+    def skip(self, rel: str, reason: str) -> None:
+        # Keys must survive UTF-8 encoding downstream (JSON, SQLite, terminal).
+        self.skipped[rel.encode("utf-8", "backslashreplace").decode("utf-8")] = reason
+
+    def add(self, rel: str, abspath: str, st: os.stat_result | None) -> None:
+        """Apply name/stat/content checks to one candidate; `st` is an lstat result or None."""
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:
+            self.skip(rel, "undecodable_name")
+            return
+        reason = _name_reason(rel.rpartition("/")[2])
+        if reason:
+            self.skip(rel, reason)
+            return
+        if st is None:
+            try:
+                st = os.lstat(abspath)
+            except FileNotFoundError:
+                return  # listed by git but gone from disk: not a file any more
+            except OSError:
+                self.skip(rel, "unreadable")
+                return
+        if stat.S_ISLNK(st.st_mode):
+            reason, st = _follow_link(abspath, self.root_real)
+            if reason:
+                self.skip(rel, reason)
+                return
+            assert st is not None
+        elif stat.S_ISDIR(st.st_mode):
+            # git lists submodules and untracked nested repositories as directories.
+            self.skip(rel.rstrip("/") + "/", "nested_repo")
+            return
+        elif not stat.S_ISREG(st.st_mode):
+            self.skip(rel, "not_regular")
+            return
+        if st.st_size > self.max_file_size:
+            self.skip(rel, "too_large")
+            return
+        try:
+            # Raw os-level read: no buffered file object for a single 8 KiB sniff.
+            fd = os.open(abspath, _O_FLAGS)
+            try:
+                head = os.read(fd, SNIFF_BYTES)
+            finally:
+                os.close(fd)
+        except OSError:
+            self.skip(rel, "unreadable")
+            return
+        if is_binary(head):
+            self.skip(rel, "binary")
+            return
+        self.files.append(SourceFile(rel, abspath, st.st_size, st.st_mtime))
+
+
+# --------------------------------------------------------------------------- modes
+def _discover_git(col: _Collector, paths: list[str], cs_root: _Chain, index_dir: str) -> None:
+    root = col.root
+    sep = os.sep
+    # reldir ("a/b/") -> (state, chain); state None = walk on, "drop" = contents not wanted.
+    dirs: dict[str, tuple[str | None, _Chain]] = {"": (None, cs_root)}
+
+    def dir_info(reldir: str) -> tuple[str | None, _Chain]:
+        hit = dirs.get(reldir)
+        if hit is not None:
+            return hit
+        parent, _, name = reldir[:-1].rpartition("/")
+        parent = parent + "/" if parent else ""
+        pstate, pchain = dir_info(parent)
+        absdir = os.path.join(root, reldir[:-1].replace("/", sep))
+        if pstate is not None:
+            info: tuple[str | None, _Chain] = (pstate, pchain)
+        elif name in VCS_DIRS or (not parent and name == index_dir) or _ignored(pchain, reldir[:-1], True):
+            info = ("drop", pchain)
+        elif _is_vendored_dir(
+            name, absdir, lambda m: os.path.exists(os.path.join(root, (parent + m).replace("/", sep)))
+        ):
+            col.skip(reldir, "vendored")
+            info = ("drop", pchain)
+        else:
+            info = (None, _extend(pchain, reldir, os.path.join(absdir, ".codesiftignore")))
+        dirs[reldir] = info
+        return info
+
+    for rel in paths:
+        is_dir = rel.endswith("/")
+        rel = rel.rstrip("/")
+        head, _, name = rel.rpartition("/")
+        state, chain = dir_info(head + "/" if head else "")
+        if state is not None or _ignored(chain, rel, is_dir):
+            continue
+        if not head and name == index_dir:
+            continue
+        col.add(rel, os.path.join(root, rel.replace("/", sep)), None)
+
+
+def _ancestor_chain(root: str) -> _Chain:
+    """Ignore rules above root, for a fallback walk inside a git work tree without git."""
+    top = _find_git_top(root)
+    if top is None:
+        return ()
+    # Prefix that turns a root-relative path into one relative to `top`.
+    rel_root = "" if top == root else os.path.relpath(root, top).replace(os.sep, "/") + "/"
+    chain: _Chain = ()
+    exclude = _compile(_read_lines(os.path.join(top, ".git", "info", "exclude")) or [])
+    if exclude is not None:
+        chain += (("", rel_root, exclude),)
+    parts = rel_root.rstrip("/").split("/") if rel_root else []
+    for i in range(len(parts)):  # .gitignore files strictly above root
+        spec = _compile(_read_lines(os.path.join(top, *parts[:i], ".gitignore")) or [])
+        if spec is not None:
+            chain += (("", "/".join(parts[i:]) + "/", spec),)
+    return chain
+
+
+def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], index_dir: str) -> None:
+    root = col.root
+    visited: set[tuple[int, int]] = set()
+    try:
+        st = os.stat(root)
+        visited.add((st.st_dev, st.st_ino))
+    except OSError:
+        pass
+    # (reldir with trailing "/" or "", absdir, inherited .gitignore chain, .codesiftignore chain)
+    stack: list[tuple[str, str, _Chain, _Chain]] = [("", root, git_root, ())]
+    while stack:
+        reldir, absdir, gchain, cchain = stack.pop()
+        try:
+            with os.scandir(absdir) as it:
+                entries = list(it)
+        except OSError:
+            col.skip(reldir or "./", "unreadable")
+            continue
+        names = {e.name for e in entries}
+        if ".gitignore" in names:
+            gchain = _extend(gchain, reldir, os.path.join(absdir, ".gitignore"))
+        if ".codesiftignore" in names or (not reldir and cs_extra):
+            cchain = _extend(cchain, reldir, os.path.join(absdir, ".codesiftignore"),
+                             cs_extra if not reldir else ())
+        for e in entries:
+            name = e.name
+            rel = reldir + name
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir and (name in VCS_DIRS or (not reldir and name == index_dir)):
+                continue
+            if _ignored(gchain, rel, is_dir) or _ignored(cchain, rel, is_dir):
+                continue
+            if not is_dir:
+                col.add(rel, e.path, None)
+                continue
+            if _is_vendored_dir(name, e.path, names.__contains__):
+                col.skip(rel + "/", "vendored")
+                continue
+            try:
+                dst = e.stat(follow_symlinks=False)
+            except OSError:
+                col.skip(rel + "/", "unreadable")
+                continue
+            key = (dst.st_dev, dst.st_ino)
+            if key in visited:  # bind mount / hard-linked directory cycle
+                col.skip(rel + "/", "symlink_loop")
+                continue
+            visited.add(key)
+            stack.append((rel + "/", e.path, gchain, cchain))
+
+
+def discover(
+    root: str | os.PathLike[str],
+    *,
+    max_file_size: int = 1_048_576,
+    extra_ignores: Sequence[str] = (),
+    index_dir_name: str = ".codesift",
+) -> Discovery:
+    """List indexable source files under `root`, with reasons for the notable ones skipped.
+
+    Raises FileNotFoundError / NotADirectoryError when `root` is missing or not a directory.
+    """
+    root_s = os.path.abspath(os.fspath(root))
+    if not os.path.exists(root_s):
+        raise FileNotFoundError(f"no such directory: {os.fspath(root)}")
+    if not os.path.isdir(root_s):
+        raise NotADirectoryError(f"not a directory: {os.fspath(root)}")
+    col = _Collector(root_s, max_file_size)
+    extra = list(extra_ignores)
+    paths: list[str] | None = None
+    in_repo = _find_git_top(root_s) is not None
+    if in_repo:
+        paths = _git_ls_files(root_s)
+        if not paths and paths is not None and _git_ignores_root(root_s):
+            # The user pointed at a directory git ignores wholesale: index it as a plain tree
+            # rather than return nothing; the rules that ignore root itself no longer apply.
+            paths, in_repo = None, False
+    if paths is not None:
+        cs_root = _extend((), "", os.path.join(root_s, ".codesiftignore"), extra)
+        _discover_git(col, paths, cs_root, index_dir_name)
+    else:
+        _discover_walk(col, _ancestor_chain(root_s) if in_repo else (), extra, index_dir_name)
+    col.files.sort(key=lambda f: f.path)
+    mode = "git" if paths is not None else "walk"
+    return Discovery(files=col.files, skipped=dict(sorted(col.skipped.items())), mode=mode)

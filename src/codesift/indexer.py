@@ -1,0 +1,239 @@
+"""Bring an index up to date with its tree: discover → parse → store + keyword index → embed.
+
+Keyword search works as soon as the parse phase has committed; embeddings are filled in afterwards by
+resumable batches keyed by a hash of the embedded text, so an unchanged chunk is never embedded twice.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import xxhash
+
+from .config import Config
+from .discover import SourceFile, discover
+from .embed.base import Embedder
+from .languages import language_for
+from .model import Chunk
+from .parse import extract_chunks
+from .store.keyword import KeywordDoc, KeywordIndex
+from .store.sqlite import MetaStore
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+FILE_BATCH = 200
+_INVALID_UTF8_SHARE = 0.01  # above this share of replacement characters the file is flagged
+
+
+@dataclass(slots=True)
+class UpdateStats:
+    """What one ``update`` did."""
+
+    files_seen: int = 0
+    files_parsed: int = 0
+    files_unchanged: int = 0
+    files_deleted: int = 0
+    chunks_added: int = 0
+    embedded: int = 0
+    embed_pending: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    warnings: dict[str, int] = field(default_factory=dict)
+    interrupted: bool = False
+    parse_seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+
+def embed_text(chunk: Chunk, path: str) -> str:
+    """What the dense model reads: a preamble naming the symbol, then its docstring and code."""
+    head = f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n"
+    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
+    return head + (doc + "\n" if doc else "") + chunk.text
+
+
+def _digest(data: bytes | str) -> str:
+    return xxhash.xxh3_128_hexdigest(data)
+
+
+def _decode(data: bytes) -> tuple[str, str | None]:
+    """Text of a file and an optional warning; UTF-16 with a BOM is honoured."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), None
+        except UnicodeDecodeError:
+            pass
+    text = data.decode("utf-8", errors="replace")
+    if text.count("\ufffd") > max(1, len(text) * _INVALID_UTF8_SHARE):
+        return text, "invalid_utf8"
+    return text.removeprefix("\ufeff"), None
+
+
+def parse_file(path: str, data: bytes) -> tuple[str | None, list[Chunk], str | None]:
+    """(language, chunks, warning) for one file's bytes; never raises on bad content."""
+    text, warning = _decode(data)
+    language = language_for(path)
+    if language is None:
+        language = "text"
+    try:
+        chunks = extract_chunks(text, language, path)
+    except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:  # parser edge cases
+        warning = f"parse_failed: {type(exc).__name__}"
+        chunks = extract_chunks(text, "text", path)
+    return language, chunks, warning
+
+
+class Indexer:
+    """Runs updates against one index (store + keyword index) for one root."""
+
+    def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
+        self.root, self.store, self.keyword, self.config = root, store, keyword, config
+
+    def ensure_keyword_consistent(self) -> bool:
+        """Rebuild the keyword index from SQLite if a previous run died between the two commits."""
+        if self.store.get_meta("keyword_dirty", "0") == "0":
+            return False
+        self.keyword.clear()
+        for row in self.store.iter_chunks():
+            self.keyword.add(_keyword_doc(row))
+        self.keyword.commit()
+        self.store.set_meta("keyword_dirty", "0")
+        self.store.db.commit()
+        return True
+
+    def update(self, progress: Progress | None = None) -> UpdateStats:
+        """Re-parse changed files, drop deleted ones; commits in batches so Ctrl-C keeps what is done."""
+        stats = UpdateStats()
+        t0 = time.perf_counter()
+        self.ensure_keyword_consistent()
+        found = discover(
+            self.root,
+            max_file_size=self.config.max_file_size,
+            extra_ignores=self.config.ignore,
+            index_dir_name=Path(self.config.index_dir or ".codesift").name,
+        )
+        for reason in found.skipped.values():
+            stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+        stats.files_seen = len(found.files)
+        known = self.store.files()
+        current = {f.path for f in found.files}
+        changed = [
+            f for f in found.files
+            if (row := known.get(f.path)) is None or row.size != f.size or row.mtime != f.mtime
+        ]
+        deleted = [row for path, row in known.items() if path not in current]
+        stats.files_unchanged = len(found.files) - len(changed)
+        if not changed and not deleted:
+            self._finish_scan(found.skipped)
+            stats.parse_seconds = time.perf_counter() - t0
+            return stats
+        self.store.set_meta("keyword_dirty", "1")
+        self.store.db.commit()
+        try:
+            for row in deleted:
+                self.store.delete_file(row.id)
+                self.keyword.delete_file(row.id)
+                stats.files_deleted += 1
+            for start in range(0, len(changed), FILE_BATCH):
+                for f in changed[start : start + FILE_BATCH]:
+                    self._index_file(f, known, stats)
+                self.store.db.commit()
+                self.keyword.commit()
+                if progress:
+                    progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
+        except KeyboardInterrupt:
+            stats.interrupted = True
+            self.store.db.commit()  # what is in SQLite is whole files only: each file is one unit
+            self.keyword.rollback()
+            self.ensure_keyword_consistent()
+            raise
+        self.keyword.commit()
+        self._finish_scan(found.skipped)
+        self.store.set_meta("keyword_dirty", "0")
+        self.store.bump("generation")
+        self.store.db.commit()
+        stats.parse_seconds = time.perf_counter() - t0
+        return stats
+
+    def _finish_scan(self, skipped: dict[str, str]) -> None:
+        self.store.set_skipped(skipped)
+        self.store.set_meta("last_update", time.time())
+        self.store.db.commit()
+
+    def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats) -> None:
+        old = known.get(f.path)
+        try:
+            with open(f.abspath, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            stats.warnings["unreadable"] = stats.warnings.get("unreadable", 0) + 1
+            if old is not None:
+                self.store.delete_file(old.id)
+                self.keyword.delete_file(old.id)
+            return
+        digest = _digest(data)
+        if old is not None and old.hash == digest:
+            self.store.touch_file(old.id, f.size, f.mtime)
+            stats.files_unchanged += 1
+            return
+        language, chunks, warning = parse_file(f.path, data)
+        if warning:
+            key = warning.split(":")[0]
+            stats.warnings[key] = stats.warnings.get(key, 0) + 1
+        hashes = [_digest(embed_text(c, f.path)) for c in chunks]
+        if old is not None:
+            self.keyword.delete_file(old.id)
+        file_id, ids = self.store.replace_file(
+            f.path, f.size, f.mtime, digest, language, chunks, hashes, warning
+        )
+        for chunk_id, chunk in zip(ids, chunks):
+            self.keyword.add(
+                KeywordDoc(chunk_id, file_id, f.path, chunk.language, chunk.kind, chunk.name,
+                           chunk.qualified_name, chunk.signature, " ".join(chunk.decorators),
+                           chunk.docstring, chunk.text)
+            )
+        stats.files_parsed += 1
+        stats.chunks_added += len(chunks)
+
+    def embed_pending(
+        self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None
+    ) -> int:
+        """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded."""
+        total = self.store.count_missing_embeddings()
+        if limit is not None:
+            total = min(total, limit)
+        done = 0
+        batch = self.config.embed_batch
+        while done < total:
+            pairs = self.store.missing_embeddings(min(batch, total - done))
+            if not pairs:
+                break
+            rows = self.store.chunks_by_id(cid for _, cid in pairs)
+            texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in pairs]
+            vectors = embedder.embed(texts)
+            self.store.put_vectors([h for h, _ in pairs], vectors)
+            self.store.bump("generation")
+            self.store.db.commit()
+            done += len(pairs)
+            if progress:
+                progress("embed", done, total)
+        return done
+
+
+def _chunk_from_row(row) -> Chunk:  # noqa: ANN001 - sqlite3.Row
+    return Chunk(
+        kind=row["kind"], name=row["name"], qualified_name=row["qualified_name"],
+        start_line=row["start_line"], end_line=row["end_line"], text=row["text"],
+        language=row["language"], parent=row["parent"], signature=row["signature"],
+        docstring=row["docstring"], decorators=json.loads(row["decorators"]), route=row["route"],
+    )
+
+
+def _keyword_doc(row) -> KeywordDoc:  # noqa: ANN001 - sqlite3.Row
+    return KeywordDoc(
+        row["id"], row["file_id"], row["path"], row["language"], row["kind"], row["name"],
+        row["qualified_name"], row["signature"], " ".join(json.loads(row["decorators"])),
+        row["docstring"], row["text"],
+    )
+

@@ -1,0 +1,87 @@
+"""Lazy, cached access to the tree-sitter grammars shipped as per-language wheels.
+
+Every accessor returns ``None`` instead of raising when a grammar wheel is missing, was built
+for an incompatible tree-sitter ABI, or a query does not compile against it: callers then fall
+back to plain line windows.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from functools import lru_cache
+
+from tree_sitter import Language, Parser, Query
+
+# language name -> (module, function returning the language pointer)
+_GRAMMAR_FUNCS: dict[str, tuple[str, str]] = {
+    "python": ("tree_sitter_python", "language"),
+    "javascript": ("tree_sitter_javascript", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "go": ("tree_sitter_go", "language"),
+    "java": ("tree_sitter_java", "language"),
+    "rust": ("tree_sitter_rust", "language"),
+    "c": ("tree_sitter_c", "language"),
+    "cpp": ("tree_sitter_cpp", "language"),
+    "c_sharp": ("tree_sitter_c_sharp", "language"),
+    "ruby": ("tree_sitter_ruby", "language"),
+    "php": ("tree_sitter_php", "language_php"),
+    "kotlin": ("tree_sitter_kotlin", "language"),
+}
+
+SUPPORTED: frozenset[str] = frozenset(_GRAMMAR_FUNCS)
+
+# Parsers keep per-parse state, so each thread gets its own set.
+_local = threading.local()
+
+
+@lru_cache(maxsize=None)
+def get_language(name: str) -> Language | None:
+    """The tree-sitter ``Language`` for ``name``, or None if it cannot be loaded."""
+    spec = _GRAMMAR_FUNCS.get(name)
+    if spec is None:
+        return None
+    module_name, func_name = spec
+    try:
+        module = importlib.import_module(module_name)
+        return Language(getattr(module, func_name)())
+    except Exception:  # missing wheel, ABI mismatch, ...: degrade to windows
+        return None
+
+
+def get_parser(name: str) -> Parser | None:
+    """A (thread-local, reused) ``Parser`` for ``name``, or None."""
+    parsers: dict[str, Parser | None] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    if name not in parsers:
+        language = get_language(name)
+        try:
+            parsers[name] = Parser(language) if language is not None else None
+        except Exception:
+            parsers[name] = None
+    return parsers[name]
+
+
+def has_node_type(name: str, node_type: str) -> bool:
+    """Whether the grammar for ``name`` defines the named node type ``node_type``."""
+    language = get_language(name)
+    if language is None:
+        return False
+    try:
+        return language.id_for_node_kind(node_type, True) is not None
+    except Exception:
+        return False
+
+
+@lru_cache(maxsize=None)
+def get_query(name: str, source: str) -> Query | None:
+    """A compiled (cached) query for language ``name``, or None if it does not compile."""
+    language = get_language(name)
+    if language is None:
+        return None
+    try:
+        return Query(language, source)
+    except Exception:
+        return None

@@ -1,0 +1,194 @@
+"""Retrieve from both indexes, fuse with weighted RRF, and shape results.
+
+Filters (path prefix/glob, language, kind) are applied inside each retriever, before fusion, so a
+filtered search still gets a full candidate list from each side.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from .fusion import ranked, rrf
+from .store.keyword import KeywordIndex
+from .store.sqlite import MetaStore
+from .store.vectors import VectorIndex
+
+Mode = Literal["hybrid", "keyword", "semantic"]
+MODES: tuple[str, ...] = ("hybrid", "keyword", "semantic")
+SNIPPET_LINES = 6
+SNIPPET_CHARS = 400
+
+
+@dataclass(slots=True)
+class Filters:
+    """Restrictions applied inside both retrievers."""
+
+    path: str | None = None
+    languages: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.path or self.languages or self.kinds)
+
+    def sql(self) -> tuple[str, list[object]]:
+        """An SQL WHERE clause over ``chunks`` equivalent to the keyword engine's filter."""
+        where, params = ["1"], []
+        if self.path:
+            if any(c in self.path for c in "*?["):
+                where.append("path GLOB ?")
+                params.append(self.path.replace("**/", "*").replace("**", "*"))
+            else:
+                where.append("substr(path, 1, ?) = ?")
+                prefix = self.path.lstrip("./")
+                params += [len(prefix), prefix]
+        for column, values in (("language", self.languages), ("kind", self.kinds)):
+            if values:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                params += list(values)
+        return " AND ".join(where), params
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive."""
+
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    name: str
+    qualified_name: str
+    kind: str
+    language: str
+    snippet: str
+    signature: str = ""
+    chunk_id: int = 0
+    keyword_rank: int | None = None
+    vector_rank: int | None = None
+    score_kind: str = "rrf"
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class SearchResponse:
+    """Results plus how they were produced (mode actually used, embedding coverage, notes)."""
+
+    query: str
+    mode: str
+    results: list[SearchResult] = field(default_factory=list)
+    embedding_status: str = "ok"  # ok | keyword_only
+    coverage: float = 1.0  # share of chunks with a vector
+    notes: list[str] = field(default_factory=list)
+
+
+def snippet_of(text: str, start_line: int, chunk_start: int) -> str:
+    """A few lines from the definition line on (decorators above it are skipped)."""
+    lines = text.splitlines()
+    offset = 0
+    # chunk text may begin with decorators above the def line: start the snippet at the def line
+    if len(lines) > 1 and chunk_start < start_line:
+        offset = min(start_line - chunk_start, len(lines) - 1)
+    out = "\n".join(lines[offset : offset + SNIPPET_LINES])
+    return out[:SNIPPET_CHARS]
+
+
+def fuse(
+    keyword_hits: list[tuple[int, float]],
+    vector_hits: list[tuple[int, float]],
+    *,
+    k: float,
+    keyword_weight: float,
+    vector_weight: float,
+) -> tuple[list[tuple[int, float]], float]:
+    """Weighted RRF of the two lists; returns (ranked pairs, the best score any document could get)."""
+    lists, weights = [], []
+    if keyword_hits:
+        lists.append([i for i, _ in keyword_hits])
+        weights.append(keyword_weight)
+    if vector_hits:
+        lists.append([i for i, _ in vector_hits])
+        weights.append(vector_weight)
+    if not lists:
+        return [], 1.0
+    best = sum(w / (k + 1) for w in weights)
+    return ranked(rrf(lists, weights, k)), best
+
+
+def run_search(
+    store: MetaStore,
+    keyword: KeywordIndex,
+    vectors: VectorIndex | None,
+    query_vector: np.ndarray | None,
+    query: str,
+    *,
+    limit: int,
+    mode: str,
+    filters: Filters,
+    rrf_k: float,
+    overfetch: float,
+    keyword_weight: float,
+    vector_weight: float,
+) -> list[SearchResult]:
+    """The retrieval core: both retrievers over-fetch, fuse, dedupe by location, cut to ``limit``."""
+    fetch = max(limit, int(limit * overfetch))
+    kw_hits: list[tuple[int, float]] = []
+    vec_hits: list[tuple[int, float]] = []
+    if mode in ("hybrid", "keyword"):
+        kw_hits = keyword.search(
+            query, fetch, path=filters.path, languages=filters.languages, kinds=filters.kinds
+        )
+    if mode in ("hybrid", "semantic") and vectors is not None and query_vector is not None:
+        allowed = store.filtered_ids(*filters.sql()) if filters else None
+        vec_hits = vectors.search(query_vector, fetch, allowed)
+    fused, best = fuse(kw_hits, vec_hits, k=rrf_k, keyword_weight=keyword_weight,
+                       vector_weight=vector_weight)
+    kw_rank = {cid: r for r, (cid, _) in enumerate(kw_hits, start=1)}
+    vec_rank = {cid: r for r, (cid, _) in enumerate(vec_hits, start=1)}
+    score_kind = "rrf" if kw_hits and vec_hits else ("keyword" if kw_hits else "semantic")
+    rows = store.chunks_by_id(cid for cid, _ in fused[: fetch])
+    results: list[SearchResult] = []
+    seen: set[tuple[str, int, int]] = set()
+    for cid, score in fused:
+        row = rows.get(cid)
+        if row is None:  # the keyword index is a step ahead of (or behind) SQLite: skip quietly
+            continue
+        key = (row["path"], row["start_line"], row["end_line"])
+        if key in seen:
+            continue
+        seen.add(key)
+        results.append(
+            SearchResult(
+                path=row["path"], start_line=row["start_line"], end_line=row["end_line"],
+                score=round(min(1.0, score / best), 4), name=row["name"],
+                qualified_name=row["qualified_name"], kind=row["kind"], language=row["language"],
+                snippet=snippet_of(row["text"], row["start_line"], _text_start(row)),
+                signature=row["signature"], chunk_id=cid, keyword_rank=kw_rank.get(cid),
+                vector_rank=vec_rank.get(cid), score_kind=score_kind,
+            )
+        )
+        if len(results) >= limit:
+            break
+    return results
+
+
+def _text_start(row) -> int:  # noqa: ANN001 - sqlite3.Row
+    """The line the stored text begins on: decorators sit above ``start_line``."""
+    decorators = row["decorators"]
+    if decorators and decorators != "[]":
+        text_lines = row["text"].count("\n") + 1
+        span = row["end_line"] - row["start_line"] + 1
+        return row["start_line"] - max(0, text_lines - span)
+    return row["start_line"]
+
+
+def matches_path(path: str, pattern: str) -> bool:
+    """The Python twin of the engines' path filter (used by tests and the API's post-checks)."""
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatchcase(path, pattern.replace("**/", "*"))
+    return path.startswith(pattern.lstrip("./"))

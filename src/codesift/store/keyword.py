@@ -1,0 +1,164 @@
+"""BM25 keyword index on tantivy, fed with text already split by :mod:`codesift.tokenize`.
+
+Tokens arrive pre-split and lower-cased, so tantivy's whitespace tokenizer indexes them as they are; the
+same tokenizer runs over queries. Name fields weigh more than the body (see ``FIELD_BOOSTS``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tantivy
+
+from ..tokenize import to_index_text, tokenize
+
+TEXT_FIELDS = ("name", "sig", "doc", "body", "pathtok")
+FIELD_BOOSTS = {"name": 3.0, "sig": 1.5, "doc": 1.5, "body": 1.0, "pathtok": 0.5}
+
+
+@dataclass(slots=True, frozen=True)
+class KeywordDoc:
+    """The fields the keyword index sees for one chunk."""
+
+    chunk_id: int
+    file_id: int
+    path: str
+    language: str
+    kind: str
+    name: str
+    qualified_name: str
+    signature: str
+    decorators: str
+    docstring: str
+    text: str
+
+
+def _schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    sb.add_unsigned_field("id", stored=True, indexed=True, fast=True)
+    sb.add_unsigned_field("file_id", indexed=True)
+    for name in ("path", "lang", "kind"):
+        sb.add_text_field(name, tokenizer_name="raw")
+    for name in TEXT_FIELDS:
+        sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+    return sb.build()
+
+
+def glob_to_regex(pattern: str) -> str:
+    """Translate a path filter to a full-match regex: a glob when it has ``*?[``, else a prefix."""
+    if not any(c in pattern for c in "*?["):
+        return re.escape(pattern.lstrip("./")) + ".*"
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append({"*": "[^/]*", "?": "[^/]"}.get(c, re.escape(c)))
+        i += 1
+    return "".join(out)
+
+
+class KeywordIndex:
+    """A tantivy index in one folder; one writer at a time, any number of readers."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.schema = _schema()
+        try:
+            self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
+        except ValueError:
+            # An index from an older schema: the keyword index is derived data, so start afresh.
+            shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
+        self._writer: tantivy.IndexWriter | None = None
+
+    # -- writing --------------------------------------------------------------------------------
+    def _w(self) -> tantivy.IndexWriter:
+        if self._writer is None:
+            self._writer = self.index.writer(heap_size=64_000_000, num_threads=1)
+        return self._writer
+
+    def delete_file(self, file_id: int) -> None:
+        # delete_documents_by_term ignores u64 terms in tantivy-py 0.27; a term query works.
+        self._w().delete_documents_by_query(tantivy.Query.term_query(self.schema, "file_id", file_id))
+
+    def clear(self) -> None:
+        self._w().delete_all_documents()
+
+    def add(self, doc: KeywordDoc) -> None:
+        d = tantivy.Document()
+        d.add_unsigned("id", doc.chunk_id)
+        d.add_unsigned("file_id", doc.file_id)
+        d.add_text("path", doc.path)
+        d.add_text("lang", doc.language)
+        d.add_text("kind", doc.kind)
+        d.add_text("name", to_index_text((doc.name, doc.qualified_name)))
+        d.add_text("sig", to_index_text((doc.signature, doc.decorators)))
+        d.add_text("doc", to_index_text((doc.docstring,)))
+        d.add_text("body", to_index_text((doc.text,)))
+        d.add_text("pathtok", to_index_text((doc.path,)))
+        self._w().add_document(d)
+
+    def commit(self) -> None:
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()
+            self._writer = None
+        self.index.reload()
+
+    def rollback(self) -> None:
+        if self._writer is not None:
+            self._writer.rollback()
+            self._writer = None
+
+    # -- reading --------------------------------------------------------------------------------
+    def num_docs(self) -> int:
+        self.index.reload()
+        return self.index.searcher().num_docs
+
+    def search(
+        self,
+        query: str,
+        limit: int,
+        *,
+        path: str | None = None,
+        languages: Sequence[str] = (),
+        kinds: Sequence[str] = (),
+    ) -> list[tuple[int, float]]:
+        """BM25 over the text fields (any term may match); filters restrict inside the engine."""
+        terms = list(dict.fromkeys(tokenize(query)))
+        if not terms:
+            return []
+        occur = tantivy.Occur
+        should = []
+        for term in terms:
+            per_field = [
+                tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, f, term), FIELD_BOOSTS[f])
+                for f in TEXT_FIELDS
+            ]
+            should.append((occur.Should, tantivy.Query.boolean_query([(occur.Should, q) for q in per_field])))
+        clauses = [(occur.Must, tantivy.Query.boolean_query(should))]
+        if path:
+            clauses.append((occur.Must, tantivy.Query.regex_query(self.schema, "path", glob_to_regex(path))))
+        for field, values in (("lang", languages), ("kind", kinds)):
+            if values:
+                alts = [(occur.Should, tantivy.Query.term_query(self.schema, field, v)) for v in values]
+                clauses.append((occur.Must, tantivy.Query.boolean_query(alts)))
+        searcher = self.index.searcher()
+        hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
+        if not hits:
+            return []
+        ids = searcher.fast_field_values("id", [addr for _, addr in hits])
+        return [(int(i), float(score)) for (score, _), i in zip(hits, ids)]

@@ -1,0 +1,252 @@
+"""SQLite metadata store: files, chunks, the content-addressed vector cache, skip reasons, settings.
+
+SQLite is the source of truth. The keyword and vector indexes are derived from it and rebuilt from it
+whenever their recorded generation disagrees (after a crash between the two commits, say).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ..model import Chunk
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    hash TEXT NOT NULL,
+    language TEXT,
+    indexed_at REAL NOT NULL,
+    warning TEXT
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    parent TEXT,
+    language TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL DEFAULT '',
+    docstring TEXT NOT NULL DEFAULT '',
+    decorators TEXT NOT NULL DEFAULT '[]',
+    route TEXT,
+    text TEXT NOT NULL,
+    embed_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
+CREATE INDEX IF NOT EXISTS chunks_embed ON chunks(embed_hash);
+CREATE INDEX IF NOT EXISTS chunks_name ON chunks(name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+"""
+
+CHUNK_COLUMNS = (
+    "id, file_id, path, kind, name, qualified_name, parent, language, start_line, end_line, "
+    "signature, docstring, decorators, route, text, embed_hash"
+)
+
+
+class FileRow:
+    """What the indexer needs to know about a file it indexed before."""
+
+    __slots__ = ("id", "path", "size", "mtime", "hash")
+
+    def __init__(self, id: int, path: str, size: int, mtime: float, hash: str) -> None:
+        self.id, self.path, self.size, self.mtime, self.hash = id, path, size, mtime, hash
+
+
+class MetaStore:
+    """Thin typed wrapper over the index's SQLite database (WAL mode: readers never block the writer)."""
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        self.path = path
+        if readonly:
+            uri = f"file:{path}?mode=ro"
+            self.db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+        else:
+            self.db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- settings -------------------------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: object) -> None:
+        self.db.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, str(value)),
+        )
+
+    def bump(self, key: str) -> int:
+        """Increment an integer generation counter and return its new value."""
+        value = int(self.get_meta(key, "0") or 0) + 1
+        self.set_meta(key, value)
+        return value
+
+    # -- files ----------------------------------------------------------------------------------
+    def files(self) -> dict[str, FileRow]:
+        rows = self.db.execute("SELECT id, path, size, mtime, hash FROM files")
+        return {r[1]: FileRow(*r) for r in rows}
+
+    def touch_file(self, file_id: int, size: int, mtime: float) -> None:
+        self.db.execute("UPDATE files SET size=?, mtime=? WHERE id=?", (size, mtime, file_id))
+
+    def delete_file(self, file_id: int) -> None:
+        self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
+        self.db.execute("DELETE FROM files WHERE id=?", (file_id,))
+
+    def replace_file(
+        self,
+        path: str,
+        size: int,
+        mtime: float,
+        digest: str,
+        language: str | None,
+        chunks: list[Chunk],
+        embed_hashes: list[str],
+        warning: str | None = None,
+    ) -> tuple[int, list[int]]:
+        """Insert or replace a file and all its chunks; return (file_id, chunk ids)."""
+        row = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
+        now = time.time()
+        if row:
+            file_id = row[0]
+            self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
+            self.db.execute(
+                "UPDATE files SET size=?, mtime=?, hash=?, language=?, indexed_at=?, warning=? WHERE id=?",
+                (size, mtime, digest, language, now, warning, file_id),
+            )
+        else:
+            cur = self.db.execute(
+                "INSERT INTO files(path, size, mtime, hash, language, indexed_at, warning) "
+                "VALUES(?,?,?,?,?,?,?)",
+                (path, size, mtime, digest, language, now, warning),
+            )
+            file_id = int(cur.lastrowid or 0)
+        ids: list[int] = []
+        for chunk, eh in zip(chunks, embed_hashes):
+            cur = self.db.execute(
+                "INSERT INTO chunks(file_id, path, kind, name, qualified_name, parent, language, "
+                "start_line, end_line, signature, docstring, decorators, route, text, embed_hash) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    file_id, path, chunk.kind, chunk.name, chunk.qualified_name, chunk.parent,
+                    chunk.language, chunk.start_line, chunk.end_line, chunk.signature,
+                    chunk.docstring, json.dumps(chunk.decorators), chunk.route, chunk.text, eh,
+                ),
+            )
+            ids.append(int(cur.lastrowid or 0))
+        return file_id, ids
+
+    def set_skipped(self, skipped: dict[str, str]) -> None:
+        self.db.execute("DELETE FROM skipped")
+        self.db.executemany("INSERT INTO skipped(path, reason) VALUES(?, ?)", skipped.items())
+
+    def skipped(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT path, reason FROM skipped").fetchall())
+
+    # -- chunks ---------------------------------------------------------------------------------
+    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, sqlite3.Row]:
+        ids = list(ids)
+        out: dict[int, sqlite3.Row] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for row in self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", part):
+                out[row["id"]] = row
+        return out
+
+    def iter_chunks(self, batch: int = 2000) -> Iterator[sqlite3.Row]:
+        """Every chunk, in id order, streamed without holding the table in memory."""
+        last = 0
+        while True:
+            rows = self.db.execute(
+                f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
+            ).fetchall()
+            if not rows:
+                return
+            yield from rows
+            last = rows[-1]["id"]
+
+    def counts(self) -> dict[str, int]:
+        q = self.db.execute
+        return {
+            "files": q("SELECT count(*) FROM files").fetchone()[0],
+            "chunks": q("SELECT count(*) FROM chunks").fetchone()[0],
+            "symbols": q("SELECT count(*) FROM chunks WHERE kind NOT IN ('module','window','section')").fetchone()[0],
+            "embedded": q(
+                "SELECT count(*) FROM chunks c WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash=c.embed_hash)"
+            ).fetchone()[0],
+        }
+
+    def languages(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT language, count(*) FROM files GROUP BY language ORDER BY 2 DESC")
+        return {r[0] or "unknown": r[1] for r in rows}
+
+    def filtered_ids(self, where: str, params: list[object]) -> np.ndarray:
+        """Chunk ids matching an SQL filter (built by the searcher from path/language/kind options)."""
+        rows = self.db.execute(f"SELECT id FROM chunks WHERE {where}", params).fetchall()
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    # -- vectors --------------------------------------------------------------------------------
+    def missing_embeddings(self, limit: int) -> list[tuple[str, int]]:
+        """(embed_hash, chunk id) pairs for chunk texts with no stored vector yet, one per hash."""
+        rows = self.db.execute(
+            "SELECT c.embed_hash, min(c.id) FROM chunks c "
+            "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash) "
+            "GROUP BY c.embed_hash LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    def count_missing_embeddings(self) -> int:
+        return self.db.execute(
+            "SELECT count(DISTINCT embed_hash) FROM chunks c "
+            "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)"
+        ).fetchone()[0]
+
+    def put_vectors(self, hashes: list[str], vecs: np.ndarray) -> None:
+        data = vecs.astype(np.float16)
+        self.db.executemany(
+            "INSERT OR REPLACE INTO vectors(hash, vec) VALUES(?, ?)",
+            ((h, data[i].tobytes()) for i, h in enumerate(hashes)),
+        )
+
+    def vector_matrix(self, dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """(chunk ids, float16 matrix) for every chunk that has a vector."""
+        rows = self.db.execute(
+            "SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.hash = c.embed_hash ORDER BY c.id"
+        ).fetchall()
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16).reshape(len(rows), dim)
+        return ids, mat
+
+    def prune_vectors(self) -> int:
+        """Drop cached vectors no chunk refers to any more; return how many."""
+        cur = self.db.execute(
+            "DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.embed_hash = vectors.hash)"
+        )
+        return cur.rowcount

@@ -1,0 +1,78 @@
+"""Code-aware tokenization shared by indexing and querying.
+
+``getAuthToken`` and ``get_auth_token`` both become ``getauthtoken get auth token``: the compound is
+kept beside its parts so that an exact identifier still outranks documents that merely share a part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+# Split camelCase / PascalCase / acronyms / digit runs: HTTPServer2Handler -> HTTP Server 2 Handler
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+STOP_WORDS = frozenset(
+    """a an and are as at be by for from how i if in into is it its of on or that the their then
+    there these this those to was were what when where which while who why will with does do done
+    can could should would me my we our you your""".split()
+)
+
+_MAX_TOKEN = 40  # longer "words" are hashes or data blobs, not vocabulary
+
+
+def split_identifier(ident: str) -> list[str]:
+    """Return the lower-cased parts of an identifier (camel, Pascal, snake, digits)."""
+    parts: list[str] = []
+    for piece in ident.split("_"):
+        if piece:
+            parts.extend(p.lower() for p in _PART.findall(piece))
+    return parts
+
+
+def stem(token: str) -> str:
+    """A deliberately light English suffix stripper (plural / -ing / -ed), applied to both sides."""
+    n = len(token)
+    if n <= 3 or token.isdigit():
+        return token
+    if token.endswith("ies") and n > 4:
+        return token[:-3] + "y"
+    if token.endswith("ie"):  # cookie/cookies and entry/entries meet at the same stem
+        return token[:-2] + "y"
+    if token.endswith("sses"):
+        return token[:-2]
+    if token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        token = token[:-1]
+    elif token.endswith("ing") and n > 5:
+        token = token[:-3]
+    elif token.endswith("ed") and n > 4:
+        token = token[:-2]
+    return token
+
+
+def iter_tokens(text: str, *, keep_stop_words: bool = False) -> Iterator[str]:
+    """Yield index terms for ``text``: per identifier its compound (if split) then its parts."""
+    for match in _IDENT.finditer(text):
+        ident = match.group()
+        parts = split_identifier(ident)
+        if not parts:
+            continue
+        if len(parts) > 1:
+            compound = "".join(parts)
+            if len(compound) <= _MAX_TOKEN:
+                yield compound
+        for part in parts:
+            if len(part) > _MAX_TOKEN or (not keep_stop_words and part in STOP_WORDS):
+                continue
+            yield stem(part)
+
+
+def tokenize(text: str, *, keep_stop_words: bool = False) -> list[str]:
+    """List form of :func:`iter_tokens`."""
+    return list(iter_tokens(text, keep_stop_words=keep_stop_words))
+
+
+def to_index_text(parts: Iterable[str]) -> str:
+    """Join the tokens of several texts into one whitespace-separated string for the keyword engine."""
+    return " ".join(tok for text in parts if text for tok in iter_tokens(text))
