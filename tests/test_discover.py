@@ -187,6 +187,14 @@ def test_negation_cannot_reinclude_inside_ignored_dir(plain: Path) -> None:
     assert paths(discover(plain)) == [".gitignore"]
 
 
+def test_bad_ignore_line_does_not_void_file(plain: Path) -> None:
+    write(plain, ".gitignore", "\\\n  #not_a_comment.py\n*.log\n")
+    write(plain, "a.log", "l")
+    write(plain, "  #not_a_comment.py")
+    write(plain, "b.py")
+    assert paths(discover(plain)) == [".gitignore", "b.py"]
+
+
 def test_codesiftignore_and_extra_ignores_walk(plain: Path) -> None:
     write(plain, ".codesiftignore", "docs/\n*.md\n")
     write(plain, "docs/a.py")

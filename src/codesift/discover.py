@@ -25,7 +25,7 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pathspec import GitIgnoreSpec
 
@@ -78,7 +78,7 @@ class SourceFile:
 class Discovery:
     files: list[SourceFile]  # sorted by path
     skipped: dict[str, str]  # relative path (dirs end in "/") -> reason; plain ignores not listed
-    mode: str = field(default="walk")  # "git" or "walk": how candidates were listed
+    mode: str = "walk"  # "git" or "walk": how candidates were listed
 
 
 def is_binary(head: bytes) -> bool:
@@ -95,7 +95,8 @@ _Chain = tuple[_Layer, ...]
 
 
 def _compile(lines: list[str]) -> GitIgnoreSpec | None:
-    lines = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    # Only an unindented "#" starts a comment in gitignore syntax.
+    lines = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
     if not lines:
         return None
     try:
@@ -167,7 +168,7 @@ def _git_ls_files(root: str) -> list[str] | None:
     if proc is None or proc.returncode != 0:
         return None
     # Unmerged entries appear once per stage: dedupe.
-    return sorted({os.fsdecode(p) for p in proc.stdout.split(b"\0") if p})
+    return list(dict.fromkeys(os.fsdecode(p) for p in proc.stdout.split(b"\0") if p))
 
 
 def _git_ignores_root(root: str) -> bool:
@@ -239,8 +240,8 @@ class _Collector:
         # Keys must survive UTF-8 encoding downstream (JSON, SQLite, terminal).
         self.skipped[rel.encode("utf-8", "backslashreplace").decode("utf-8")] = reason
 
-    def add(self, rel: str, abspath: str, st: os.stat_result | None) -> None:
-        """Apply name/stat/content checks to one candidate; `st` is an lstat result or None."""
+    def add(self, rel: str, abspath: str) -> None:
+        """Apply name/stat/content checks to one candidate file (ignore rules already passed)."""
         try:
             rel.encode("utf-8")
         except UnicodeEncodeError:
@@ -250,20 +251,19 @@ class _Collector:
         if reason:
             self.skip(rel, reason)
             return
-        if st is None:
-            try:
-                st = os.lstat(abspath)
-            except FileNotFoundError:
-                return  # listed by git but gone from disk: not a file any more
-            except OSError:
-                self.skip(rel, "unreadable")
-                return
+        try:
+            st = os.lstat(abspath)
+        except FileNotFoundError:
+            return  # listed by git but gone from disk: not a file any more
+        except OSError:
+            self.skip(rel, "unreadable")
+            return
         if stat.S_ISLNK(st.st_mode):
-            reason, st = _follow_link(abspath, self.root_real)
-            if reason:
-                self.skip(rel, reason)
+            reason, target = _follow_link(abspath, self.root_real)
+            if target is None:
+                self.skip(rel, reason or "unreadable")
                 return
-            assert st is not None
+            st = target
         elif stat.S_ISDIR(st.st_mode):
             # git lists submodules and untracked nested repositories as directories.
             self.skip(rel.rstrip("/") + "/", "nested_repo")
@@ -328,7 +328,7 @@ def _discover_git(col: _Collector, paths: list[str], cs_root: _Chain, index_dir:
             continue
         if not head and name == index_dir:
             continue
-        col.add(rel, os.path.join(root, rel.replace("/", sep)), None)
+        col.add(rel, os.path.join(root, rel.replace("/", sep)))
 
 
 def _ancestor_chain(root: str) -> _Chain:
@@ -386,7 +386,7 @@ def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], i
             if _ignored(gchain, rel, is_dir) or _ignored(cchain, rel, is_dir):
                 continue
             if not is_dir:
-                col.add(rel, e.path, None)
+                col.add(rel, e.path)
                 continue
             if _is_vendored_dir(name, e.path, names.__contains__):
                 col.skip(rel + "/", "vendored")
