@@ -54,6 +54,8 @@ def embed_text(chunk: Chunk, path: str) -> str:
 
 
 def _digest(data: bytes | str) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8", errors="surrogatepass")
     return xxhash.xxh3_128_hexdigest(data)
 
 

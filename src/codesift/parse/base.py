@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 # Kinds whose function members are methods.
 CLASS_LIKE = frozenset(
-    {"class", "struct", "interface", "enum", "trait", "impl", "module_def", "object"}
+    {"class", "struct", "interface", "enum", "trait", "impl", "module_def"}
 )
 
 
@@ -28,7 +28,7 @@ class Def:
     qualified: str | None = None  # explicit qualified name
     route: str | None = None
     docstring: str | None = None  # explicit docstring (Python); None = use preceding comments
-    anchor: Node | None = None  # token on the start line; default: first non-decorator token
+    ref_only: bool = False  # not a definition: ``route`` applies to the def called ``name``
 
 
 Classifier = Callable[[Node], "Def | None"]
@@ -48,7 +48,7 @@ class LangSpec:
     bodies: frozenset[str] = frozenset()  # node types that start a body when no body field
     comments: frozenset[str] = frozenset({"comment"})
     name_types: frozenset[str] = frozenset({"identifier", "type_identifier", "name", "constant"})
-    python_docstrings: bool = False
+    comment_docs: bool = True  # docstring = comment block right above the definition
 
 
 def text(node: Node | None) -> str:

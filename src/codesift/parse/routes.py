@@ -5,7 +5,7 @@ FastAPI ``@router.post("/x")``, Spring ``@GetMapping`` / ``@RequestMapping(metho
 (Java and Kotlin), JAX-RS ``@GET @Path("/x")``, ASP.NET ``[HttpGet("x")]`` / ``[Route("x")]``,
 Rocket / actix ``#[get("/x")]``, NestJS ``@Get(':id')``, Symfony ``#[Route('/x', methods: [...])]``.
 Class-level prefixes: Spring ``@RequestMapping("/api")``, JAX-RS ``@Path``, ASP.NET ``[Route]``,
-NestJS ``@Controller('users')``.
+NestJS ``@Controller('users')``, Symfony ``#[Route('/api')]``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,18 @@ _PY = re.compile(
     re.S,
 )
 # Spring (Java/Kotlin): @GetMapping("/x"), @RequestMapping(value = "/x", method = ...)
-_SPRING = re.compile(r"^@(?:[\w.]+\.)?(Get|Post|Put|Delete|Patch|Request)Mapping\b(?:\((.*)\))?$", re.S)
+_SPRING = re.compile(
+    r"^@(?:[\w.]+\.)?(Get|Post|Put|Delete|Patch|Request)Mapping\b(?:\((.*)\))?$", re.S
+)
 _SPRING_METHOD = re.compile(r"RequestMethod\.(\w+)")
-_JAXRS_VERB = re.compile(r"^@(?:javax\.ws\.rs\.|jakarta\.ws\.rs\.)?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)$")
+_JAXRS_VERB = re.compile(
+    r"^@(?:javax\.ws\.rs\.|jakarta\.ws\.rs\.)?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)$"
+)
 _JAXRS_PATH = re.compile(r"^@(?:[\w.]+\.)?Path\((.*)\)$", re.S)
 # ASP.NET: [HttpGet], [HttpGet("x")], [Route("x")], possibly several in one list
-_CS_VERB = re.compile(r"\bHttp(Get|Post|Put|Delete|Patch|Head|Options)(?:Attribute)?\b(?:\(([^)]*)\))?")
+_CS_VERB = re.compile(
+    r"\bHttp(Get|Post|Put|Delete|Patch|Head|Options)(?:Attribute)?\b(?:\(([^)]*)\))?"
+)
 _CS_ROUTE = re.compile(r"\bRoute(?:Attribute)?\(([^)]*)\)")
 # Rocket / actix-web: #[get("/x")]
 _RUST = re.compile(r"^#\[(get|post|put|delete|patch|head|options)\((.*)\)\]$", re.S)
@@ -69,7 +75,7 @@ def route_prefix(decorators: list[str]) -> str | None:
         match = _SPRING.match(deco)
         if match and match.group(1) == "Request":
             return _first_string(match.group(2) or "") or None
-        for pattern in (_JAXRS_PATH, _NEST_CONTROLLER):
+        for pattern in (_JAXRS_PATH, _NEST_CONTROLLER, _PHP):
             match = pattern.match(deco)
             if match:
                 return _first_string(match.group(1)) or None
@@ -115,7 +121,8 @@ def route_for(decorators: list[str], prefix: str | None = None) -> str | None:
         match = _NEST.match(deco)
         if match:
             verb = match.group(1).upper()
-            return _fmt([] if verb == "ALL" else [verb], prefix, _first_string(match.group(2)) or "")
+            path = _first_string(match.group(2)) or ""
+            return _fmt([] if verb == "ALL" else [verb], prefix, path)
         match = _PHP.match(deco)
         if match:
             args = match.group(1)

@@ -1,0 +1,126 @@
+"""Retrieval quality on the public query sets of ../shared/bench, in-process through the Python API.
+
+    python bench/quality.py [--modes keyword semantic hybrid] [--sets handwritten docstring]
+                            [--corpora requests flask] [--set KEY=VALUE ...] [--json out.json]
+
+Same queries, corpora and scorer as ``run_tool.py --cli codesift`` (which drives the CLI, one process per
+query); this runs them in one process so a full sweep takes seconds once the corpora are embedded.
+Indexes live under ``$CODESIFT_BENCH_INDEX`` (default ``~/.cache/codesift-bench``) so embeddings are
+reused across runs. ``--set`` overrides a ranking setting (``--set keyword_weight=1.5``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import fields
+from pathlib import Path
+
+from codesift import Index
+from codesift.config import Config
+
+BENCH = Path(os.environ.get("CODESIFT_SHARED_BENCH", Path(__file__).resolve().parents[2] / "shared" / "bench"))
+sys.path.insert(0, str(BENCH))
+
+from fetch_corpora import DEFAULT_CACHE, load_manifest  # noqa: E402
+from make_docstring_set import load_docstring_queries  # noqa: E402
+from score import evaluate, load_jsonl  # noqa: E402
+
+INDEX_HOME = Path(os.environ.get("CODESIFT_BENCH_INDEX", Path.home() / ".cache" / "codesift-bench"))
+FOLDERS = {"handwritten": "queries", "docstring": "docstring"}
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, object]:
+    types = {f.name: f.type for f in fields(Config)}
+    out: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in types:
+            raise SystemExit(f"unknown setting {key!r}")
+        out[key] = json.loads(value) if value[:1] in "[{\"tf" and value not in ("t", "f") else float(value)
+    return out
+
+
+def load_sets(sets: list[str], corpora: list[str] | None) -> dict[str, list[dict]]:
+    cache = Path(DEFAULT_CACHE).expanduser()
+    out: dict[str, list[dict]] = {}
+    for qset in sets:
+        queries: list[dict] = []
+        for c in load_manifest(BENCH / "corpora.toml"):
+            if c.get("role", "quality") != "quality" or (corpora and c["name"] not in corpora):
+                continue
+            f = BENCH / FOLDERS[qset] / f"{c['name']}.jsonl"
+            if f.exists():
+                queries += load_docstring_queries(BENCH, c["name"], cache) if qset == "docstring" else load_jsonl(f)
+        out[qset] = queries
+    return out
+
+
+def open_index(corpus: str, overrides: dict[str, object]) -> Index:
+    root = Path(DEFAULT_CACHE).expanduser() / corpus
+    cfg = Config(index_dir=str(INDEX_HOME / corpus)).with_overrides(**overrides)
+    index = Index(root, config=cfg)
+    t = time.perf_counter()
+    stats = index.update()
+    if stats.files_parsed or stats.embedded:
+        print(f"indexed {corpus}: {stats.files_parsed} files, {stats.embedded} embedded in "
+              f"{time.perf_counter() - t:.1f}s", file=sys.stderr)
+    return index
+
+
+def run(sets: dict[str, list[dict]], modes: list[str], overrides: dict[str, object]) -> dict:
+    report: dict = {}
+    indexes: dict[str, Index] = {}
+    for qset, queries in sets.items():
+        for mode in modes:
+            rows, lat = {}, []
+            for q in queries:
+                if q["corpus"] not in indexes:
+                    indexes[q["corpus"]] = open_index(q["corpus"], overrides)
+                t = time.perf_counter()
+                res = indexes[q["corpus"]].search(q["query"], limit=10, mode=mode)
+                lat.append(time.perf_counter() - t)
+                rows[q["id"]] = [{"path": r.path, "start_line": r.start_line, "end_line": r.end_line}
+                                 for r in res.results]
+            ev = evaluate(queries, rows)
+            lat.sort()
+            report[f"{qset}/{mode}"] = {"groups": ev["groups"], "p50_ms": 1000 * lat[len(lat) // 2],
+                                        "per_query": ev["per_query"]}
+    for index in indexes.values():
+        index.close()
+    return report
+
+
+def print_table(report: dict) -> None:
+    print("| set / mode | n | MRR@10 | R@1 | R@10 | MRR nl | MRR mixed | MRR ident | Hit@1 ident | p50 ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for key, rep in report.items():
+        g = rep["groups"]
+        a = g["all"]
+
+        def m(group: str, metric: str = "MRR@10") -> str:
+            return f"{g[group][metric]:.3f}" if group in g else "-"
+
+        print(f"| {key} | {a['n']} | {a['MRR@10']:.3f} | {a['R@1']:.3f} | {a['R@10']:.3f} | {m('kind=nl')} | "
+              f"{m('kind=mixed')} | {m('kind=identifier')} | {m('kind=identifier', 'Hit@1')} | {rep['p50_ms']:.1f} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--modes", nargs="+", default=["keyword", "semantic", "hybrid"])
+    ap.add_argument("--sets", nargs="+", default=["handwritten", "docstring"], choices=list(FOLDERS))
+    ap.add_argument("--corpora", nargs="*")
+    ap.add_argument("--set", dest="overrides", nargs="*", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    report = run(load_sets(args.sets, args.corpora), args.modes, parse_overrides(args.overrides))
+    print_table(report)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Which language (if any) a file is, from its name alone."""
+
+from __future__ import annotations
+
+import os
+
+# Languages with a tree-sitter grammar: symbols are extracted, not just windows.
+GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
+    {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "c_sharp",
+     "ruby", "php", "kotlin"}
+)  # fmt: skip
+
+_EXTENSIONS: dict[str, str] = {
+    # grammar languages
+    ".py": "python", ".pyi": "python", ".pyw": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".java": "java",
+    ".rs": "rust",
+    ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp",
+    ".hxx": "cpp", ".h++": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".inl": "cpp", ".cu": "cpp",
+    ".cuh": "cpp",
+    ".cs": "c_sharp",
+    ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".ru": "ruby",
+    ".php": "php", ".phtml": "php", ".php5": "php", ".php7": "php", ".phps": "php",
+    ".kt": "kotlin", ".kts": "kotlin",
+    # other source languages: indexed as line windows
+    ".swift": "swift", ".scala": "scala", ".sc": "scala", ".lua": "lua", ".pl": "perl",
+    ".pm": "perl", ".r": "r", ".jl": "julia", ".dart": "dart", ".ex": "elixir", ".exs": "elixir",
+    ".erl": "erlang", ".hrl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".mli": "ocaml",
+    ".clj": "clojure", ".cljs": "clojure", ".groovy": "groovy", ".gradle": "groovy",
+    ".m": "objective_c", ".mm": "objective_c", ".zig": "zig", ".nim": "nim", ".fs": "fsharp",
+    ".fsx": "fsharp", ".vue": "vue", ".svelte": "svelte", ".elm": "elm", ".v": "verilog",
+    ".sv": "verilog", ".vhd": "vhdl", ".asm": "assembly", ".s": "assembly", ".proto": "protobuf",
+    ".graphql": "graphql", ".gql": "graphql", ".tf": "terraform", ".hcl": "terraform",
+    ".sol": "solidity", ".ps1": "powershell", ".psm1": "powershell", ".bat": "batch",
+    ".cmd": "batch", ".cmake": "cmake", ".mk": "makefile", ".nix": "nix",
+    # text kinds
+    ".md": "markdown", ".markdown": "markdown", ".mdx": "markdown", ".mkd": "markdown",
+    ".rst": "rst", ".adoc": "asciidoc", ".txt": "text", ".tex": "latex",
+    ".yml": "yaml", ".yaml": "yaml", ".toml": "toml", ".json": "json", ".jsonc": "json",
+    ".json5": "json", ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini",
+    ".xml": "xml", ".xsd": "xml", ".xsl": "xml", ".plist": "xml",
+    ".html": "html", ".htm": "html", ".xhtml": "html", ".css": "css", ".scss": "css",
+    ".sass": "css", ".less": "css", ".sql": "sql",
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".fish": "shell",
+}  # fmt: skip
+
+_FILENAMES: dict[str, str] = {
+    "makefile": "makefile", "gnumakefile": "makefile", "cmakelists.txt": "cmake",
+    "dockerfile": "dockerfile", "containerfile": "dockerfile",
+    "rakefile": "ruby", "gemfile": "ruby", "guardfile": "ruby", "capfile": "ruby",
+    "vagrantfile": "ruby", "podfile": "ruby", "fastfile": "ruby", "brewfile": "ruby",
+    "jenkinsfile": "groovy", "procfile": "text", "justfile": "makefile",
+    "readme": "text", "license": "text", "licence": "text", "copying": "text", "notice": "text",
+    "authors": "text", "contributors": "text", "changelog": "text", "changes": "text",
+    "todo": "text", ".bashrc": "shell", ".zshrc": "shell", ".profile": "shell",
+    ".editorconfig": "ini", ".gitignore": "text", ".dockerignore": "text",
+}  # fmt: skip
+
+
+def language_for(path: str) -> str | None:
+    """Language name for ``path`` (e.g. ``"python"``, ``"markdown"``), or None if not indexed.
+
+    Extensions are matched case-insensitively; well-known extension-less names (``Makefile``,
+    ``Dockerfile``, ``Gemfile``, ``README``...) are recognised too.
+    """
+    base = os.path.basename(path.replace("\\", "/")).lower()
+    if not base:
+        return None
+    if base in _FILENAMES:
+        return _FILENAMES[base]
+    if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
+        return "dockerfile"
+    root, ext = os.path.splitext(base)
+    if ext == ".txt" and root in _FILENAMES:  # README.txt, LICENSE.txt
+        return "text"
+    if ext in _EXTENSIONS:
+        return _EXTENSIONS[ext]
+    if root in _FILENAMES and _FILENAMES[root] == "text":  # CHANGELOG.old, LICENSE.MIT
+        return "text"
+    return None

@@ -1,0 +1,5 @@
+"""Source parsing: files -> :class:`~codesift.model.Chunk` lists (definitions, blocks, windows)."""
+
+from codesift.parse.chunks import extract_chunks
+
+__all__ = ["extract_chunks"]

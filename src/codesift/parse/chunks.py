@@ -1,0 +1,257 @@
+"""Turn one file's text into chunks: definitions + module-level blocks, sections or windows."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from codesift.languages import GRAMMAR_LANGUAGES
+from codesift.model import Chunk
+from codesift.parse import grammars
+from codesift.parse.symbols import MAX_TEXT, Symbol, extract_definitions
+
+WINDOW_LINES = 60
+WINDOW_OVERLAP = 10
+MODULE_BLOCK_LINES = 60
+SECTION_MAX_LINES = 60
+MAX_PARSE_BYTES = 3_000_000  # larger files are generated/vendored: windows are enough
+
+# Lines of only brackets (`});`, `}  // namespace x`) say nothing on their own.
+_PUNCTUATION_ONLY = re.compile(r"^[\s()\[\]{};,.:]*(?://.*|/\*.*\*/\s*)?$")
+_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_CPP_HINT = re.compile(rb"^\s*(?:class|namespace|template)\b|\bstd::|^\s*(?:public|private):", re.M)
+
+
+def extract_chunks(source: str, language: str, path: str = "") -> list[Chunk]:
+    """Chunks for one file; never raises.
+
+    Grammar languages give one chunk per definition plus ``module`` blocks for the code between
+    them; Markdown gives ``section`` chunks per heading; everything else (and any file whose parse
+    fails or finds nothing in a broken tree) gives overlapping 60-line ``window`` chunks.
+    """
+    if not source or not source.strip():
+        return []
+    try:
+        if language in GRAMMAR_LANGUAGES and not _too_big(source):
+            chunks = _grammar_chunks(source, language, path)
+            if chunks is not None:
+                return chunks
+        if language == "markdown":
+            return markdown_sections(source, path)
+    except Exception:  # a parser/grammar bug must cost us symbols, not the file
+        pass
+    try:
+        return line_windows(source, language, path)
+    except Exception:
+        return []
+
+
+def _too_big(source: str) -> bool:
+    if len(source) > MAX_PARSE_BYTES:
+        return True
+    # Minified bundles: a few enormous lines. Symbols would each carry the whole line.
+    longest = max((len(line) for line in source.split("\n", 200)[:200]), default=0)
+    return longest > 5_000 and len(source) / (source.count("\n") + 1) > 500
+
+
+def _encode(source: str) -> bytes:
+    try:
+        return source.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return source.encode("utf-8", "replace")
+
+
+def _parse_symbols(src: bytes, language: str) -> tuple[list[Symbol], bool] | None:
+    parser = grammars.get_parser(language)
+    if parser is None:
+        return None
+    tree = parser.parse(src)
+    if tree is None:
+        return None
+    root = tree.root_node
+    return extract_definitions(root, src, language), root.has_error
+
+
+def _grammar_chunks(source: str, language: str, path: str) -> list[Chunk] | None:
+    src = _encode(source)
+    parsed = _parse_symbols(src, language)
+    if parsed is None:
+        return None
+    symbols, has_error = parsed
+    if has_error and language == "c" and path.lower().endswith(".h") and _CPP_HINT.search(src):
+        # .h is C or C++; a C++ header parses with errors as C.
+        alt = _parse_symbols(src, "cpp")
+        if alt is not None and (not alt[1] or len(alt[0]) > len(symbols)):
+            symbols, has_error = alt
+            for symbol in symbols:
+                symbol.chunk.language = language
+    if not symbols and has_error:
+        return None
+    lines = src.decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    chunks = [s.chunk for s in symbols]
+    chunks.extend(module_blocks(lines, [s.covers for s in symbols], language, path))
+    chunks.sort(key=lambda c: (c.start_line, c.kind == "module"))
+    return chunks
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path.replace("\\", "/"))
+    return os.path.splitext(base)[0] or base or "module"
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
+
+
+def module_blocks(
+    lines: list[str], covered: list[tuple[int, int]], language: str, path: str
+) -> list[Chunk]:
+    """``module`` chunks for runs of non-blank lines outside every definition."""
+    taken = bytearray(len(lines) + 2)
+    for start, end in covered:
+        lo, hi = max(start, 1), min(end, len(lines))
+        if hi >= lo:
+            taken[lo : hi + 1] = b"\x01" * (hi - lo + 1)
+    stem = _stem(path)
+    chunks: list[Chunk] = []
+    block: list[int] = []
+
+    def flush() -> None:
+        if block and not all(_PUNCTUATION_ONLY.match(lines[i - 1]) for i in block):
+            first, last = block[0], block[-1]
+            chunks.append(
+                Chunk(
+                    kind="module",
+                    name=stem,
+                    qualified_name=f"{stem}:{first}",
+                    start_line=first,
+                    end_line=last,
+                    text=_cap("\n".join(lines[first - 1 : last])),
+                    language=language,
+                )
+            )
+        block.clear()
+
+    for number in range(1, len(lines) + 1):
+        if taken[number] or not lines[number - 1].strip():
+            flush()
+            continue
+        block.append(number)
+        if len(block) >= MODULE_BLOCK_LINES:
+            flush()
+    flush()
+    return chunks
+
+
+def line_windows(source: str, language: str, path: str = "") -> list[Chunk]:
+    """Overlapping ``window`` chunks of 60 lines (step 50) over the whole file."""
+    lines = source.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    name = os.path.basename(path.replace("\\", "/")) or "file"
+    chunks: list[Chunk] = []
+    step = WINDOW_LINES - WINDOW_OVERLAP
+    start = 0
+    while start < len(lines):
+        end = min(start + WINDOW_LINES, len(lines))
+        piece = lines[start:end]
+        if any(line.strip() for line in piece):
+            chunks.append(
+                Chunk(
+                    kind="window",
+                    name=name,
+                    qualified_name=f"{name}:{start + 1}",
+                    start_line=start + 1,
+                    end_line=end,
+                    text=_cap("\n".join(piece)),
+                    language=language,
+                )
+            )
+        if end >= len(lines):
+            break
+        start += step
+    return chunks
+
+
+def markdown_sections(source: str, path: str = "") -> list[Chunk]:
+    """One ``section`` chunk per heading (``name`` = heading text, ``parent`` = outer heading).
+
+    Headings inside fenced code blocks are ignored; sections longer than 60 lines are split.
+    """
+    lines = source.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    headings: list[tuple[int, int, str]] = []  # (0-based line, level, title)
+    fence: str | None = None
+    for i, line in enumerate(lines):
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        match = _ATX_HEADING.match(line)
+        if match:
+            headings.append((i, len(match.group(1)), (match.group(2) or "").strip()))
+            continue
+        match = _SETEXT.match(line)
+        if match and i > 0 and lines[i - 1].strip() and (not headings or headings[-1][0] != i - 1):
+            prev = lines[i - 1]
+            if not _FENCE.match(prev) and not prev.lstrip().startswith(("-", "*", ">", "|", "#")):
+                headings.append((i - 1, 1 if match.group(1)[0] == "=" else 2, prev.strip()))
+
+    stem = _stem(path)
+    chunks: list[Chunk] = []
+    starts = [h[0] for h in headings]
+    if not headings or starts[0] > 0:
+        first_end = starts[0] if headings else len(lines)
+        _add_section(chunks, lines, 0, first_end, stem, stem, None)
+    path_stack: list[tuple[int, str]] = []
+    for index, (line_no, level, title) in enumerate(headings):
+        end = starts[index + 1] if index + 1 < len(headings) else len(lines)
+        while path_stack and path_stack[-1][0] >= level:
+            path_stack.pop()
+        parent = " > ".join(t for _, t in path_stack) or None
+        path_stack.append((level, title or stem))
+        qualified = " > ".join(t for _, t in path_stack)
+        _add_section(chunks, lines, line_no, end, title or stem, qualified, parent)
+    return chunks
+
+
+def _add_section(
+    chunks: list[Chunk],
+    lines: list[str],
+    start: int,
+    end: int,
+    name: str,
+    qualified: str,
+    parent: str | None,
+) -> None:
+    """Append the section ``lines[start:end]`` (0-based, end exclusive), split when long."""
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    for piece_start in range(start, end, SECTION_MAX_LINES):
+        piece_end = min(piece_start + SECTION_MAX_LINES, end)
+        piece = lines[piece_start:piece_end]
+        if not any(line.strip() for line in piece):
+            continue
+        chunks.append(
+            Chunk(
+                kind="section",
+                name=name,
+                qualified_name=qualified,
+                start_line=piece_start + 1,
+                end_line=piece_end,
+                text=_cap("\n".join(piece)),
+                language="markdown",
+                parent=parent,
+            )
+        )

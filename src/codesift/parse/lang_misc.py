@@ -1,0 +1,150 @@
+"""Go, Java, C#, Kotlin and PHP: mostly plain ``node type -> kind`` tables."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codesift.parse.base import Def, LangSpec, child_of_type, text, type_base_name
+
+# --- Go -------------------------------------------------------------------------------------
+
+
+def _go_method(node: Node) -> Def | None:
+    name = text(node.child_by_field_name("name"))
+    receiver = node.child_by_field_name("receiver")
+    parent = None
+    if receiver is not None:
+        param = child_of_type(receiver, {"parameter_declaration"})
+        if param is not None:
+            parent = type_base_name(text(param.child_by_field_name("type"))) or None
+    return Def(node, "function", name, parent=parent) if name else None
+
+
+def _go_type(node: Node) -> Def | None:
+    name = text(node.child_by_field_name("name"))
+    if not name:
+        return None
+    value = node.child_by_field_name("type")
+    kind = {"struct_type": "struct", "interface_type": "interface"}.get(
+        value.type if value is not None else "", "type"
+    )
+    body = None
+    if value is not None and kind != "type":
+        body = next((c for c in value.children if c.type in ("{", "field_declaration_list")), None)
+    decl = node.parent
+    outer = None
+    if decl is not None and decl.type == "type_declaration":
+        specs = [c for c in decl.named_children if c.type in ("type_spec", "type_alias")]
+        if len(specs) == 1:
+            outer = decl  # `type X struct` owns the `type` keyword line
+    return Def(node, kind, name, body=body, outer=outer)
+
+
+GO_SPEC = LangSpec(
+    kinds={"function_declaration": "function"},
+    custom={"method_declaration": _go_method, "type_spec": _go_type, "type_alias": _go_type},
+)
+
+# --- Java -----------------------------------------------------------------------------------
+
+JAVA_SPEC = LangSpec(
+    kinds={
+        "class_declaration": "class",
+        "interface_declaration": "interface",
+        "enum_declaration": "enum",
+        "record_declaration": "class",
+        "annotation_type_declaration": "interface",
+        "method_declaration": "function",
+        "constructor_declaration": "function",
+        "compact_constructor_declaration": "function",
+    },
+    decorators=frozenset({"marker_annotation", "annotation"}),
+    modifiers=frozenset({"modifiers"}),
+    comments=frozenset({"line_comment", "block_comment"}),
+)
+
+# --- C# -------------------------------------------------------------------------------------
+
+CSHARP_SPEC = LangSpec(
+    kinds={
+        "class_declaration": "class",
+        "struct_declaration": "struct",
+        "interface_declaration": "interface",
+        "enum_declaration": "enum",
+        "record_declaration": "class",
+        "record_struct_declaration": "struct",
+        "method_declaration": "function",
+        "constructor_declaration": "function",
+        "destructor_declaration": "function",
+        "local_function_statement": "function",
+    },
+    decorators=frozenset({"attribute_list"}),
+    comments=frozenset({"comment"}),
+)
+
+# --- Kotlin ---------------------------------------------------------------------------------
+
+
+def _kotlin_class(node: Node) -> Def | None:
+    name_node = node.child_by_field_name("name")
+    name = text(name_node or child_of_type(node, {"identifier", "type_identifier"}))
+    if not name:
+        return None
+    kind = "class"
+    if any(c.type == "interface" for c in node.children):
+        kind = "interface"
+    else:
+        modifiers = child_of_type(node, {"modifiers"})
+        if modifiers is not None and any(
+            text(c) == "enum" for c in modifiers.children if c.type == "class_modifier"
+        ):
+            kind = "enum"
+    return Def(node, kind, name)
+
+
+KOTLIN_SPEC = LangSpec(
+    kinds={"object_declaration": "class", "function_declaration": "function"},
+    custom={"class_declaration": _kotlin_class},
+    decorators=frozenset({"annotation"}),
+    modifiers=frozenset({"modifiers"}),
+    sibling_decorators=frozenset({"annotated_expression"}),
+    bodies=frozenset({"class_body", "enum_class_body", "function_body"}),
+    comments=frozenset({"line_comment", "block_comment", "comment"}),
+    name_types=frozenset({"identifier", "simple_identifier", "type_identifier"}),
+)
+
+# --- PHP ------------------------------------------------------------------------------------
+
+_PHP_CLOSURES = frozenset(
+    {"anonymous_function", "anonymous_function_creation_expression", "arrow_function"}
+)
+
+
+def _php_closure(node: Node) -> Def | None:
+    """``$handler = function (...) {...};`` defines ``handler``."""
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if left is None or right is None or left.type != "variable_name":
+        return None
+    if right.type not in _PHP_CLOSURES:
+        return None
+    stmt = node.parent
+    outer = stmt if stmt is not None and stmt.type == "expression_statement" else None
+    body = right.child_by_field_name("body")
+    return Def(node, "function", text(left).lstrip("$"), body=body, outer=outer)
+
+
+PHP_SPEC = LangSpec(
+    kinds={
+        "class_declaration": "class",
+        "interface_declaration": "interface",
+        "trait_declaration": "trait",
+        "enum_declaration": "enum",
+        "function_definition": "function",
+        "method_declaration": "function",
+    },
+    custom={"assignment_expression": _php_closure},
+    decorators=frozenset({"attribute_list"}),
+    comments=frozenset({"comment"}),
+    name_types=frozenset({"name"}),
+)

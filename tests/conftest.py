@@ -1,0 +1,78 @@
+"""Shared fixtures: a small multi-language repository written into a temporary folder."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+FILES = {
+    "src/http/sessions.py": '''
+        """HTTP sessions."""
+        import os
+
+
+        class SessionRedirectMixin:
+            """Mixin that follows redirects."""
+
+            def resolve_redirects(self, resp, req):
+                """Follow every redirect and drop the Authorization header on a new host."""
+                while resp.is_redirect:
+                    resp = self.send(req)
+                return resp
+
+            def rebuild_auth(self, prepared, response):
+                """Strip credentials when the redirect leaves the original host."""
+                headers = prepared.headers
+                del headers["Authorization"]
+
+
+        def merge_settings(request_setting, session_setting):
+            """Merge a per-request setting with the session default."""
+            return request_setting or session_setting
+        ''',
+    "src/http/cookies.py": '''
+        class RequestsCookieJar:
+            """A cookie jar with a dict interface."""
+
+            def get(self, name, default=None):
+                return default
+
+            def set(self, name, value):
+                self._cookies[name] = value
+        ''',
+    "web/server.js": '''
+        // Parse the JSON body of an incoming request.
+        function parseJsonBody(req) {
+          return JSON.parse(req.body);
+        }
+
+        const listenOnPort = (app, port) => app.listen(port);
+        module.exports = { parseJsonBody, listenOnPort };
+        ''',
+    "tests/test_sessions.py": '''
+        def test_resolve_redirects_follows_redirects():
+            assert resolve_redirects is not None
+        ''',
+    "docs/guide.md": '''
+        # Guide
+
+        ## Installing
+
+        Run pip install to get started with the redirect helpers.
+        ''',
+}
+
+
+def write_repo(root: Path, files: dict[str, str] = FILES) -> Path:
+    for rel, body in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(body).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return write_repo(tmp_path / "repo")

@@ -1,0 +1,155 @@
+import os
+
+import pytest
+
+from codesift import Index, IndexMismatchError
+
+
+@pytest.fixture
+def index(repo):
+    with Index(repo) as idx:
+        idx.update()
+        yield idx
+
+
+def _top(response):
+    r = response.results[0]
+    return r.path, r.qualified_name, r.start_line
+
+
+def test_identifier_query_finds_definition_line(index):
+    for mode in ("hybrid", "keyword"):
+        res = index.search("rebuild_auth", mode=mode)
+        assert _top(res) == ("src/http/sessions.py", "SessionRedirectMixin.rebuild_auth", 14)
+
+
+def test_natural_language_query_hybrid_and_semantic(index):
+    for mode in ("hybrid", "semantic"):
+        res = index.search("follow redirects and drop credentials", mode=mode, limit=3)
+        assert res.embedding_status == "ok"
+        assert "src/http/sessions.py" in {r.path for r in res.results}
+    res = index.search("parse json request body", limit=3)
+    assert res.results[0].path == "web/server.js"
+    assert res.results[0].language == "javascript"
+
+
+def test_results_carry_contract_fields_and_normalised_scores(index):
+    res = index.search("cookie jar", limit=5)
+    assert res.results
+    for r in res.results:
+        assert not os.path.isabs(r.path) and "\\" not in r.path
+        assert 1 <= r.start_line <= r.end_line
+        assert 0 < r.score <= 1
+        assert r.kind and r.language and r.snippet
+    assert [r.score for r in res.results] == sorted((r.score for r in res.results), reverse=True)
+
+
+def test_filters_apply_in_both_retrievers(index):
+    for mode in ("hybrid", "keyword", "semantic"):
+        res = index.search("redirects", mode=mode, path="tests/")
+        assert res.results and all(r.path.startswith("tests/") for r in res.results)
+        res = index.search("parse body", mode=mode, language="javascript")
+        assert res.results and all(r.language == "javascript" for r in res.results)
+        res = index.search("cookie", mode=mode, kind="class")
+        assert res.results and all(r.kind == "class" for r in res.results)
+        res = index.search("session", mode=mode, path="**/*.py", kind="method,function")
+        assert all(r.path.endswith(".py") and r.kind in {"method", "function"} for r in res.results)
+
+
+def test_no_duplicate_locations(index):
+    res = index.search("redirect", limit=50)
+    keys = [(r.path, r.start_line, r.end_line) for r in res.results]
+    assert len(keys) == len(set(keys))
+
+
+def test_reindex_unchanged_tree_does_no_work(index):
+    stats = index.update()
+    assert stats.files_parsed == 0 and stats.embedded == 0 and stats.files_deleted == 0
+
+
+def test_incremental_change_and_delete(index, repo):
+    target = repo / "src/http/cookies.py"
+    target.write_text(target.read_text() + "\n\ndef clear_expired_cookies(jar):\n    return jar\n")
+    stats = index.update()
+    assert stats.files_parsed == 1
+    # only the new chunk text (and the module chunk that changed, if any) is embedded
+    assert 1 <= stats.embedded <= 2
+    assert index.search("clear_expired_cookies").results[0].name == "clear_expired_cookies"
+    (repo / "src/http/sessions.py").unlink()
+    stats = index.update()
+    assert stats.files_deleted == 1
+    for mode in ("keyword", "semantic", "hybrid"):
+        assert all(r.path != "src/http/sessions.py" for r in index.search("redirect", mode=mode, limit=50).results)
+
+
+def test_touch_without_content_change_reparses_nothing(index, repo):
+    target = repo / "web/server.js"
+    os.utime(target, (1, 1))
+    stats = index.update()
+    assert stats.files_parsed == 0 and stats.embedded == 0
+
+
+def test_keyword_only_when_embeddings_disabled(repo, monkeypatch):
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    with Index(repo) as idx:
+        stats = idx.update()
+        assert stats.embedded == 0
+        res = idx.search("rebuild_auth")
+        assert res.embedding_status == "keyword_only" and res.notes
+        assert res.results[0].name == "rebuild_auth"
+        status = idx.status()
+        assert status["embedding_status"] == "keyword_only"
+        assert "CODESIFT_EMBEDDER" in status["embedding_fix"]
+    # embeddings are filled in later, without a rebuild
+    monkeypatch.delenv("CODESIFT_EMBEDDER")
+    with Index(repo) as idx:
+        stats = idx.update()
+        assert stats.files_parsed == 0 and stats.embedded > 0
+        assert idx.status()["coverage"] == 1.0
+
+
+def test_model_mismatch_is_refused_with_the_fix(index, repo):
+    index.store.set_meta("model_id", "some-other-model")
+    index.store.db.commit()
+    with Index(repo) as again:
+        with pytest.raises(IndexMismatchError, match="codesift index --rebuild"):
+            again.search("redirect")
+
+
+def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):
+    index.keyword.clear()
+    index.keyword.commit()
+    index.store.set_meta("keyword_dirty", "1")
+    index.store.db.commit()
+    with Index(repo) as again:
+        again.update(embed=False)
+        assert again.search("rebuild_auth", mode="keyword").results[0].name == "rebuild_auth"
+
+
+def test_bad_arguments(index):
+    with pytest.raises(ValueError):
+        index.search("x", mode="fuzzy")
+    with pytest.raises(ValueError):
+        index.search("x", limit=0)
+    assert index.search("   ").results == []
+    assert index.search("\x00\x01 ((( AND").results is not None
+
+
+def test_missing_and_non_directory_roots(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        Index(tmp_path / "nope")
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(NotADirectoryError):
+        Index(tmp_path / "f")
+
+
+def test_status_reports_counts_languages_and_skips(index, repo):
+    (repo / "package-lock.json").write_text("{}")
+    index.update()
+    status = index.status()
+    assert status["files"] == 5
+    assert status["symbols"] >= 7
+    assert status["languages"]["python"] == 3
+    assert status["skipped"].get("lockfile") == 1
+    assert status["model"] and status["dim"] == 384
+    assert status["last_update"] is not None

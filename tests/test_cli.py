@@ -1,0 +1,70 @@
+import json
+import os
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from codesift.cli import main
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def run(*args, cwd=None):
+    """Invoke the CLI in-process, optionally from another working directory."""
+    old = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(old)
+
+
+def test_index_then_search_json_contract(repo):
+    result = run("index", str(repo), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["files"] == 5 and summary["coverage"] == 1.0
+    result = run("search", "rebuild_auth", "--json", "--limit", "3", cwd=repo / "src")
+    assert result.exit_code == 0, result.output
+    items = json.loads(result.stdout)
+    assert 1 <= len(items) <= 3
+    first = items[0]
+    assert set(first) == {"path", "start_line", "end_line", "score", "name", "qualified_name", "kind",
+                          "language", "snippet"}
+    assert (first["path"], first["start_line"]) == ("src/http/sessions.py", 14)
+
+
+def test_human_output_and_status(repo):
+    assert run("index", str(repo), "-q").exit_code == 0
+    result = run("search", "cookie jar", "--root", str(repo))
+    assert result.exit_code == 0
+    assert "src/http/cookies.py" in result.output and "RequestsCookieJar" in result.output
+    result = run("status", str(repo), "--json")
+    info = json.loads(result.output)
+    assert info["files"] == 5 and info["embedding_status"] == "ok"
+    assert run("status", str(repo)).exit_code == 0
+
+
+def test_missing_path_and_file_give_one_line_and_exit_2(tmp_path):
+    for args in (["index", str(tmp_path / "missing")], ["status", str(tmp_path / "missing")],
+                 ["search", "x", "--root", str(tmp_path / "missing")]):
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1
+        assert "Traceback" not in result.output
+    (tmp_path / "file.txt").write_text("x")
+    result = run("index", str(tmp_path / "file.txt"))
+    assert result.exit_code == 2 and "not a directory" in result.output
+
+
+def test_bad_option_values_are_usage_errors(repo):
+    assert run("search", "x", "--mode", "fuzzy", "--root", str(repo)).exit_code == 2
+    assert run("search", "x", "--limit", "0", "--root", str(repo)).exit_code == 2
+
+
+def test_every_command_is_documented_in_readme():
+    text = README.read_text()
+    for name in main.commands:
+        assert re.search(rf"`codesift {name}\b", text), f"command {name!r} missing from README.md"

@@ -1,0 +1,75 @@
+"""C# definition extraction."""
+
+from codesift.parse import extract_chunks
+
+SOURCE = """\
+using System;
+using Microsoft.AspNetCore.Mvc;
+
+namespace Shop.Api;
+
+/// <summary>
+/// Order endpoints.
+/// </summary>
+[ApiController]
+[Route("api/[controller]")]
+public class OrdersController : ControllerBase
+{
+    public int Count { get; set; }
+
+    /// <summary>Gets one order.</summary>
+    [HttpGet("{id}")]
+    public async Task<Order> Get(int id)
+    {
+        return await _repo.Find(id);
+    }
+
+    [HttpPost]
+    public IActionResult Create([FromBody] Order order) => Ok(order);
+
+    public OrdersController(IRepo repo) { _repo = repo; }
+
+    private struct Cursor { public int Pos; }
+}
+
+public interface IRepo
+{
+    Task<Order> Find(int id);
+}
+
+public enum OrderState { Open, Closed }
+
+public record Order(int Id, string Name);
+"""
+
+
+def test_csharp_definitions():
+    chunks = extract_chunks(SOURCE, "c_sharp", "Api/OrdersController.cs")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    got = {q: (c.kind, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
+    # properties are not definitions; namespaces do not prefix qualified names
+    assert got == {
+        "OrdersController": ("class", 11, 28, None),
+        "OrdersController.Get": ("method", 17, 20, "OrdersController"),
+        "OrdersController.Create": ("method", 23, 23, "OrdersController"),
+        "OrdersController.OrdersController": ("method", 25, 25, "OrdersController"),
+        "OrdersController.Cursor": ("struct", 27, 27, "OrdersController"),
+        "IRepo": ("interface", 30, 33, None),
+        "IRepo.Find": ("method", 32, 32, "IRepo"),
+        "OrderState": ("enum", 35, 35, None),
+        "Order": ("class", 37, 37, None),
+    }
+    ctrl = defs["OrdersController"]
+    assert ctrl.decorators == ["[ApiController]", '[Route("api/[controller]")]']
+    assert ctrl.docstring == "Order endpoints."
+    assert ctrl.signature == "public class OrdersController : ControllerBase"
+    get = defs["OrdersController.Get"]
+    assert get.signature == "public async Task<Order> Get(int id)"
+    assert get.docstring == "Gets one order."
+    assert get.decorators == ['[HttpGet("{id}")]']
+    assert get.text.lstrip().startswith('[HttpGet("{id}")]')
+    assert get.route == "GET /api/[controller]/{id}"
+    assert defs["OrdersController.Create"].route == "POST /api/[controller]"
+    assert defs["OrdersController.Create"].signature == (
+        "public IActionResult Create([FromBody] Order order)"
+    )

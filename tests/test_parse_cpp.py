@@ -1,0 +1,64 @@
+"""C++ definition extraction."""
+
+from codesift.parse import extract_chunks
+
+SOURCE = """\
+#include <string>
+
+namespace geo {
+
+// A 2D shape.
+class Shape {
+public:
+    Shape() = default;
+    virtual ~Shape() {}
+    /* Area in square units. */
+    virtual double area() const = 0;
+    std::string name() const { return "shape"; }
+};
+
+struct Circle : public Shape {
+    double r;
+    double area() const override;
+};
+
+}  // namespace geo
+
+double geo::Circle::area() const {
+    return 3.14159 * r * r;
+}
+
+template <typename T>
+T clamp(T v, T lo, T hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+bool operator==(const geo::Circle& a, const geo::Circle& b) { return a.r == b.r; }
+"""
+
+
+def test_cpp_definitions():
+    chunks = extract_chunks(SOURCE, "cpp", "src/geo.cpp")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    got = {q: (c.kind, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
+    assert got == {
+        "Shape": ("class", 6, 13, None),
+        "Shape.Shape": ("method", 8, 8, "Shape"),
+        "Shape.~Shape": ("method", 9, 9, "Shape"),
+        "Shape.name": ("method", 12, 12, "Shape"),
+        "Circle": ("struct", 15, 18, None),
+        # out-of-line definition: namespace dropped, class kept as parent
+        "Circle.area": ("method", 22, 24, "Circle"),
+        "clamp": ("function", 27, 29, None),
+        "operator==": ("function", 31, 31, None),
+    }
+    assert defs["Shape"].docstring == "A 2D shape."
+    assert defs["Shape"].signature == "class Shape"
+    assert defs["Circle"].signature == "struct Circle : public Shape"
+    assert defs["Circle.area"].signature == "double geo::Circle::area() const"
+    assert defs["Shape.name"].signature == "std::string name() const"
+    # the template line is part of the text, but the chunk starts on the function itself
+    assert defs["clamp"].text.startswith("template <typename T>\nT clamp(")
+    assert defs["clamp"].signature == "T clamp(T v, T lo, T hi)"
+    modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
+    assert modules == [(1, 1), (3, 3)]  # `}  // namespace geo` alone is dropped

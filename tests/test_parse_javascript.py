@@ -1,0 +1,115 @@
+"""JavaScript definition extraction."""
+
+from codesift.parse import extract_chunks
+
+SOURCE = """\
+const express = require('express');
+const app = express();
+
+/**
+ * Format a user for the API.
+ * @param {object} user
+ */
+function formatUser(user, opts) {
+  return { id: user.id };
+}
+
+// Double a number.
+const double = async (x) => x * 2;
+
+class UserStore extends Store {
+  /** Find by id. */
+  find(id) {
+    return this.items[id];
+  }
+
+  static create() {}
+
+  onChange = (event) => {
+    this.emit(event);
+  };
+}
+
+module.exports.helper = function (a) {
+  return a;
+};
+
+Store.prototype.reset = function reset() {
+  this.items = {};
+};
+
+app.get('/users/:id', function (req, res) {
+  res.json(formatUser(req.user));
+});
+
+router.post('/users', async (req, res) => {
+  res.sendStatus(201);
+});
+
+app.delete('/users/:id', removeUser);
+
+function removeUser(req, res) {}
+
+const api = {
+  list() {},
+  load: function () {},
+};
+
+app.listen(3000);
+"""
+
+
+def _defs():
+    chunks = extract_chunks(SOURCE, "javascript", "src/server.js")
+    return {c.qualified_name: c for c in chunks if c.kind != "module"}, chunks
+
+
+def test_names_kinds_lines_parents():
+    defs, _ = _defs()
+    expected = {
+        # qualified name: (kind, start, end, parent)
+        "formatUser": ("function", 8, 10, None),
+        "double": ("function", 13, 13, None),
+        "UserStore": ("class", 15, 26, None),
+        "UserStore.find": ("method", 17, 19, "UserStore"),
+        "UserStore.create": ("method", 21, 21, "UserStore"),
+        "UserStore.onChange": ("method", 23, 25, "UserStore"),
+        "helper": ("function", 28, 30, None),
+        "Store.reset": ("method", 32, 34, "Store"),
+        "GET /users/:id": ("function", 36, 38, None),
+        "POST /users": ("function", 40, 42, None),
+        "removeUser": ("function", 46, 46, None),
+        "api.list": ("method", 49, 49, "api"),
+        "api.load": ("method", 50, 50, "api"),
+    }
+    got = {q: (c.kind, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
+    assert got == expected
+
+
+def test_signatures_and_comments():
+    defs, _ = _defs()
+    assert defs["formatUser"].signature == "function formatUser(user, opts)"
+    assert defs["formatUser"].docstring == "Format a user for the API.\n@param {object} user"
+    assert defs["double"].signature == "const double = async (x)"
+    assert defs["double"].docstring == "Double a number."
+    assert defs["UserStore"].signature == "class UserStore extends Store"
+    assert defs["UserStore.find"].docstring == "Find by id."
+    assert defs["UserStore.find"].signature == "find(id)"
+    assert defs["helper"].signature == "module.exports.helper = function (a)"
+    assert defs["UserStore.find"].text.strip().startswith("find(id) {")
+
+
+def test_express_routes():
+    defs, _ = _defs()
+    assert defs["GET /users/:id"].route == "GET /users/:id"
+    assert defs["POST /users"].route == "POST /users"
+    # a named handler passed by reference gets the route too
+    assert defs["removeUser"].route == "DELETE /users/:id"
+    assert defs["formatUser"].route is None
+
+
+def test_module_code():
+    _, chunks = _defs()
+    modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
+    # `const api = {` is module code; its lone `};` is punctuation and dropped
+    assert modules == [(1, 2), (44, 44), (48, 48), (53, 53)]

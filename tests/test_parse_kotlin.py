@@ -1,0 +1,75 @@
+"""Kotlin definition extraction."""
+
+from codesift.parse import extract_chunks
+
+SOURCE = """\
+package com.example.users
+
+import org.springframework.web.bind.annotation.*
+
+/** Users over HTTP. */
+@RestController
+@RequestMapping("/api/users")
+class UserController(private val repo: UserRepository) {
+
+    // Find one user.
+    @GetMapping("/{id}")
+    suspend fun find(@PathVariable id: Long): User? {
+        return repo.findById(id)
+    }
+
+    @PostMapping
+    fun create(@RequestBody user: User): User = repo.save(user)
+
+    companion object {
+        fun create(): UserController = UserController(InMemoryRepo())
+    }
+}
+
+interface UserRepository {
+    fun findById(id: Long): User?
+}
+
+data class User(val id: Long, val name: String)
+
+enum class Role { ADMIN, GUEST }
+
+object Registry {
+    fun register(name: String) {}
+}
+
+fun String.slug(): String = lowercase().replace(' ', '-')
+"""
+
+
+def test_kotlin_definitions():
+    chunks = extract_chunks(SOURCE, "kotlin", "src/main/kotlin/UserController.kt")
+    defs = [c for c in chunks if c.kind != "module"]
+    got = [(c.qualified_name, c.kind, c.start_line, c.end_line, c.parent) for c in defs]
+    assert got == [
+        ("UserController", "class", 8, 22, None),
+        ("UserController.find", "method", 12, 14, "UserController"),
+        ("UserController.create", "method", 17, 17, "UserController"),
+        # companion object members belong to the class
+        ("UserController.create", "method", 20, 20, "UserController"),
+        ("UserRepository", "interface", 24, 26, None),
+        ("UserRepository.findById", "method", 25, 25, "UserRepository"),
+        ("User", "class", 28, 28, None),
+        ("Role", "enum", 30, 30, None),
+        ("Registry", "class", 32, 34, None),
+        ("Registry.register", "method", 33, 33, "Registry"),
+        ("slug", "function", 36, 36, None),
+    ]
+    ctrl = defs[0]
+    assert ctrl.decorators == ["@RestController", '@RequestMapping("/api/users")']
+    assert ctrl.docstring == "Users over HTTP."
+    assert ctrl.signature == "class UserController(private val repo: UserRepository)"
+    assert ctrl.text.startswith("@RestController\n@RequestMapping")
+    find = defs[1]
+    assert find.signature == "suspend fun find(@PathVariable id: Long): User?"
+    assert find.docstring == "Find one user."
+    assert find.decorators == ['@GetMapping("/{id}")']
+    assert find.route == "GET /api/users/{id}"
+    assert defs[2].route == "POST /api/users"
+    assert defs[2].signature == "fun create(@RequestBody user: User): User"
+    assert defs[-1].signature == "fun String.slug(): String"

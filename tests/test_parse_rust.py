@@ -1,0 +1,78 @@
+"""Rust definition extraction."""
+
+from codesift.parse import extract_chunks
+
+SOURCE = """\
+use std::fmt;
+
+/// A point in 2D space.
+/// Coordinates are integers.
+#[derive(Debug, Clone)]
+pub struct Point {
+    x: i32,
+    y: i32,
+}
+
+pub enum Shape {
+    Circle(f64),
+    Square(f64),
+}
+
+/// Things with an area.
+pub trait Area {
+    fn area(&self) -> f64;
+    fn describe(&self) -> String {
+        format!("area {}", self.area())
+    }
+}
+
+impl Point {
+    /// Creates a point.
+    pub fn new(x: i32, y: i32) -> Self {
+        Point { x, y }
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+#[get("/hello/<name>")]
+fn hello(name: &str) -> String {
+    format!("Hello, {}!", name)
+}
+
+type Grid = Vec<Vec<Point>>;
+"""
+
+
+def test_rust_definitions():
+    chunks = extract_chunks(SOURCE, "rust", "src/geometry.rs")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    got = {q: (c.kind, c.name, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
+    assert got == {
+        "Point": ("struct", "Point", 6, 9, None),
+        "Shape": ("enum", "Shape", 11, 14, None),
+        "Area": ("trait", "Area", 17, 22, None),
+        "Area.describe": ("method", "describe", 19, 21, "Area"),
+        "impl Point": ("impl", "Point", 24, 29, None),
+        "Point.new": ("method", "new", 26, 28, "Point"),
+        "impl fmt::Display for Point": ("impl", "Point", 31, 35, None),
+        "Point.fmt": ("method", "fmt", 32, 34, "Point"),
+        "hello": ("function", "hello", 38, 40, None),
+        "Grid": ("type", "Grid", 42, 42, None),
+    }
+    point = defs["Point"]
+    assert point.decorators == ["#[derive(Debug, Clone)]"]
+    assert point.docstring == "A point in 2D space.\nCoordinates are integers."
+    assert point.signature == "pub struct Point"
+    assert point.text.startswith("#[derive(Debug, Clone)]\npub struct Point {")
+    assert defs["Point.new"].signature == "pub fn new(x: i32, y: i32) -> Self"
+    assert defs["Point.new"].docstring == "Creates a point."
+    assert defs["Area"].docstring == "Things with an area."
+    assert defs["hello"].route == "GET /hello/<name>"
+    assert defs["Point.fmt"].signature == (
+        "fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result"
+    )
