@@ -20,7 +20,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config import Config, rank_settings
 
 BENCH = Path(os.environ.get("CODESIFT_SHARED_BENCH", Path(__file__).resolve().parents[2] / "shared" / "bench"))
 sys.path.insert(0, str(BENCH))
@@ -34,13 +34,20 @@ FOLDERS = {"handwritten": "queries", "docstring": "docstring"}
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, object]:
-    types = {f.name: f.type for f in fields(Config)}
+    """``key=value`` pairs for :class:`Config`; ``rank.key=value`` for its ranking settings."""
     out: dict[str, object] = {}
+    rank: dict[str, object] = {}
     for pair in pairs:
-        key, _, value = pair.partition("=")
-        if key not in types:
+        key, _, raw = pair.partition("=")
+        value = json.loads(raw)
+        if key.startswith("rank."):
+            rank[key[5:]] = value
+        elif key in {f.name for f in fields(Config)}:
+            out[key] = value
+        else:
             raise SystemExit(f"unknown setting {key!r}")
-        out[key] = json.loads(value) if value[:1] in "[{\"tf" and value not in ("t", "f") else float(value)
+    if rank:
+        out["rank"] = rank_settings(rank)
     return out
 
 
@@ -104,7 +111,7 @@ def print_table(report: dict) -> None:
         def m(group: str, metric: str = "MRR@10") -> str:
             return f"{g[group][metric]:.3f}" if group in g else "-"
 
-        print(f"| {key} | {a['n']} | {a['MRR@10']:.3f} | {a['R@1']:.3f} | {a['R@10']:.3f} | {m('kind=nl')} | "
+        print(f"| {key} | {a['n']} | {a['MRR@10']:.3f} | {a['Recall@1']:.3f} | {a['Recall@10']:.3f} | {m('kind=nl')} | "
               f"{m('kind=mixed')} | {m('kind=identifier')} | {m('kind=identifier', 'Hit@1')} | {rep['p50_ms']:.1f} |")
 
 

@@ -31,8 +31,8 @@ def test_index_then_search_json_contract(repo):
     items = json.loads(result.stdout)
     assert 1 <= len(items) <= 3
     first = items[0]
-    assert set(first) == {"path", "start_line", "end_line", "score", "name", "qualified_name", "kind",
-                          "language", "snippet"}
+    assert set(first) >= {"path", "start_line", "end_line", "score", "name", "qualified_name", "kind",
+                          "language", "snippet", "label", "score_kind"}
     assert (first["path"], first["start_line"]) == ("src/http/sessions.py", 14)
 
 
@@ -68,3 +68,18 @@ def test_every_command_is_documented_in_readme():
     text = README.read_text()
     for name in main.commands:
         assert re.search(rf"`codesift {name}\b", text), f"command {name!r} missing from README.md"
+
+
+def test_search_explain_and_threshold(repo):
+    assert run("index", str(repo), "-q").exit_code == 0
+    result = run("search", "RequestsCookieJar", "--json", "--explain", "--root", str(repo))
+    items = json.loads(result.stdout)
+    first = items[0]
+    assert first["qualified_name"] == "RequestsCookieJar" and first["label"] in {"HIGH", "GOOD"}
+    assert first["explain"]["shape"] == "identifier" and "name_match" in first["explain"]
+    assert first["keyword_rank"] is not None
+    result = run("search", "RequestsCookieJar", "--explain", "--root", str(repo))
+    assert "keyword_rank=" in result.output and "weights=" in result.output
+    strict = json.loads(run("search", "cookie", "--json", "--threshold", "0.9", "--root", str(repo)).stdout)
+    assert all(item["score"] >= 0.9 for item in strict)
+    assert run("search", "x", "--threshold", "2", "--root", str(repo)).exit_code == 2

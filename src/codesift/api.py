@@ -13,7 +13,7 @@ from .config import INDEX_DIR_NAME, Config, load_config
 from .embed import EmbeddingUnavailable, load_embedder
 from .embed.base import Embedder
 from .indexer import Indexer, Progress, UpdateStats
-from .search import MODES, Filters, SearchResponse, run_search
+from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
@@ -144,12 +144,15 @@ class Index:
         path: str | None = None,
         language: str | list[str] | None = None,
         kind: str | list[str] | None = None,
+        threshold: float | None = None,
     ) -> SearchResponse:
         """Hybrid (default), keyword or semantic search; degrades to keyword-only and says so."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if limit <= 0:
             raise ValueError("limit must be a positive integer")
+        if threshold is not None and not 0 <= threshold <= 1:
+            raise ValueError("threshold must be between 0 and 1")
         query = (query or "").replace("\x00", " ").strip()
         response = SearchResponse(query=query, mode=mode)
         if not query:
@@ -177,11 +180,13 @@ class Index:
                         f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish"
                     )
         response.mode = mode
-        response.results = run_search(
-            self.store, self.keyword, vectors, query_vector, query, limit=limit, mode=mode,
-            filters=filters, rrf_k=self.config.rrf_k, overfetch=self.config.overfetch,
-            keyword_weight=self.config.keyword_weight, vector_weight=self.config.vector_weight,
+        params = SearchParams(
+            limit=limit, mode=mode, filters=filters, rrf_k=self.config.rrf_k,
+            overfetch=self.config.overfetch, keyword_weight=self.config.keyword_weight,
+            vector_weight=self.config.vector_weight, rank=self.config.rank,
+            threshold=self.config.threshold if threshold is None else threshold,
         )
+        response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)
         return response
 
     def status(self) -> dict[str, object]:

@@ -138,28 +138,35 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
 @click.option("--mode", type=click.Choice(["hybrid", "keyword", "semantic"]), default="hybrid", show_default=True)
 @click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of results.")
+@click.option("--threshold", type=click.FloatRange(0, 1), help="Drop results scoring below this (0-1).")
+@click.option("--explain", is_flag=True, help="Show each result's ranks, weights, bonuses and boosts.")
 @click.option("--no-update", is_flag=True, help="Search the index as it is, without refreshing it first.")
 def search(query: str, limit: int, path_filter: str | None, language: str | None, kind: str | None,
-           mode: str, root: str | None, as_json: bool, no_update: bool) -> None:
+           mode: str, root: str | None, as_json: bool, threshold: float | None, explain: bool,
+           no_update: bool) -> None:
     """Search the index for QUERY (updating it first when files changed)."""
     idx = _open(root, for_search=True)
     try:
         if not no_update:
             idx.update(embed=mode != "keyword", embed_limit=idx.config.auto_embed_limit)
-        response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind)
+        response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind,
+                              threshold=threshold)
     except ValueError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         sys.exit(130)
     if as_json:
-        keys = ("path", "start_line", "end_line", "score", "name", "qualified_name", "kind", "language", "snippet")
+        keys = ["path", "start_line", "end_line", "score", "name", "qualified_name", "kind", "language",
+                "snippet", "label", "score_kind"]
+        if explain:
+            keys += ["keyword_rank", "vector_rank", "explain"]
         click.echo(json.dumps([{k: getattr(r, k) for k in keys} for r in response.results], indent=1))
         for note in response.notes:
             click.echo(f"note: {note}", err=True)
         return
     from .render import print_results
 
-    print_results(response)
+    print_results(response, explain=explain)
 
 
 @main.command()

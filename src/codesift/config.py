@@ -7,6 +7,8 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from .rank.pipeline import RankSettings
+
 CONFIG_FILE = "codesift.toml"
 INDEX_DIR_NAME = ".codesift"
 
@@ -29,7 +31,8 @@ class Config:
     vector_weight: float = 1.0
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
     auto_embed_limit: int = 512  # `search` embeds at most this many pending chunks before answering
-    extra: dict[str, object] = field(default_factory=dict)
+    threshold: float = 0.0  # drop results whose normalised score is below this
+    rank: RankSettings = field(default_factory=RankSettings)  # table [rank] in codesift.toml
 
     def with_overrides(self, **changes: object) -> "Config":
         """A copy with the given non-None fields replaced."""
@@ -37,7 +40,7 @@ class Config:
 
 
 _NUMERIC = {"max_file_size": int, "rrf_k": float, "overfetch": float, "keyword_weight": float,
-            "vector_weight": float, "embed_batch": int, "auto_embed_limit": int}
+            "vector_weight": float, "embed_batch": int, "auto_embed_limit": int, "threshold": float}
 
 
 def load_config(root: Path) -> Config:
@@ -50,11 +53,14 @@ def load_config(root: Path) -> Config:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{path}: {exc}") from exc
         table = data.get("codesift", data)
-        known = {f.name for f in fields(Config)} - {"extra"}
+        known = {f.name for f in fields(Config)}
         for key, value in table.items():
             if key not in known:
                 raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(sorted(known))})")
-            values[key] = tuple(value) if key == "ignore" else value
+            if key == "rank":
+                values[key] = rank_settings(value, path)
+            else:
+                values[key] = tuple(value) if key == "ignore" else value
     for key, cast in _NUMERIC.items():
         if key in values:
             try:
@@ -69,6 +75,26 @@ def load_config(root: Path) -> Config:
     return cfg
 
 
+def rank_settings(table: object, source: object = "rank") -> RankSettings:
+    """Build :class:`RankSettings` from a mapping, checking names and types."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [rank] must be a table")
+    defaults = RankSettings()
+    out: dict[str, object] = {}
+    for key, value in table.items():
+        if not hasattr(defaults, key):
+            known = ", ".join(f.name for f in fields(RankSettings))
+            raise ConfigError(f"{source}: unknown rank setting {key!r} (known: {known})")
+        want = type(getattr(defaults, key))
+        if want is bool and not isinstance(value, bool):
+            raise ConfigError(f"rank setting {key!r} must be true or false")
+        try:
+            out[key] = want(value)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"rank setting {key!r} must be a {want.__name__}") from exc
+    return replace(defaults, **out)
+
+
 def validate(cfg: Config) -> None:
     """Raise :class:`ConfigError` for values no search could use."""
     if cfg.rrf_k < 0:
@@ -79,3 +105,5 @@ def validate(cfg: Config) -> None:
         raise ConfigError("max_file_size must be > 0")
     if cfg.embed_batch <= 0:
         raise ConfigError("embed_batch must be > 0")
+    if not 0 <= cfg.threshold <= 1:
+        raise ConfigError("threshold must be between 0 and 1")

@@ -11,7 +11,7 @@ from rich.table import Table
 from .search import SearchResponse
 
 
-def print_results(response: SearchResponse, console: Console | None = None) -> None:
+def print_results(response: SearchResponse, console: Console | None = None, *, explain: bool = False) -> None:
     """Results grouped by file: ``path:start-end``, kind, qualified name, score and a snippet."""
     console = console or Console()
     for note in response.notes:
@@ -26,8 +26,10 @@ def print_results(response: SearchResponse, console: Console | None = None) -> N
             current = r.path
         console.print(
             f"  [bold]{r.qualified_name}[/] [dim]{r.kind}[/]  {r.path}:{r.start_line}-{r.end_line}"
-            f"  [green]{r.score:.2f}[/]"
+            f"  [green]{r.score:.2f} {r.label}[/]"
         )
+        if explain:
+            console.print(f"    [dim]{explain_line(r)}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"
         console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.start_line,
                              theme="ansi_dark", background_color="default"), width=min(console.width, 120))
@@ -53,3 +55,13 @@ def print_status(info: dict, console: Console | None = None) -> None:
     for key, value in rows:
         table.add_row(f"[bold]{key}[/]", value)
     console.print(table)
+
+
+def explain_line(r) -> str:  # noqa: ANN001 - SearchResult
+    """One line saying why a result ranked where it did."""
+    e = dict(r.explain)
+    parts = [f"shape={e.pop('shape', '?')}", f"keyword_rank={r.keyword_rank or '-'}",
+             f"vector_rank={r.vector_rank or '-'}",
+             f"weights={e.pop('w_keyword', 0):.2f}/{e.pop('w_vector', 0):.2f}", f"rrf={e.pop('rrf', 0):.4f}"]
+    parts += [f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in e.items()]
+    return " ".join(parts)

@@ -6,13 +6,15 @@ filtered search still gets a full candidate list from each side.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
 import numpy as np
 
 from .fusion import ranked, rrf
+from .rank import Candidate, RankSettings, rank
+from .rank.pipeline import label
+from .rank.shape import DEFAULT_WEIGHTS, QueryShape, classify, identifier_words
 from .store.keyword import KeywordIndex
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
@@ -70,6 +72,8 @@ class SearchResult:
     keyword_rank: int | None = None
     vector_rank: int | None = None
     score_kind: str = "rrf"
+    label: str = ""
+    explain: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -120,56 +124,96 @@ def fuse(
     return ranked(rrf(lists, weights, k)), best
 
 
+@dataclass(slots=True)
+class SearchParams:
+    """Everything :func:`run_search` needs besides the stores and the query."""
+
+    limit: int
+    mode: str
+    filters: Filters
+    rrf_k: float = 60.0
+    overfetch: float = 3.0
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    rank: RankSettings = field(default_factory=RankSettings)
+    threshold: float = 0.0
+
+
+def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, float]:
+    """The query's shape and the keyword/vector weights for it (config weights scale them)."""
+    shape = classify(query)
+    kw, vec = DEFAULT_WEIGHTS[shape] if params.rank.adaptive_weights else (1.0, 1.0)
+    return shape, kw * params.keyword_weight, vec * params.vector_weight
+
+
 def run_search(
     store: MetaStore,
     keyword: KeywordIndex,
     vectors: VectorIndex | None,
     query_vector: np.ndarray | None,
     query: str,
-    *,
-    limit: int,
-    mode: str,
-    filters: Filters,
-    rrf_k: float,
-    overfetch: float,
-    keyword_weight: float,
-    vector_weight: float,
+    params: SearchParams,
 ) -> list[SearchResult]:
-    """The retrieval core: both retrievers over-fetch, fuse, dedupe by location, cut to ``limit``."""
-    fetch = max(limit, int(limit * overfetch))
+    """Both retrievers over-fetch, fuse with shape-adaptive weighted RRF, rank, dedupe, cut to limit."""
+    limit, mode, filters = params.limit, params.mode, params.filters
+    fetch = max(limit, int(limit * params.overfetch))
     kw_hits: list[tuple[int, float]] = []
     vec_hits: list[tuple[int, float]] = []
     if mode in ("hybrid", "keyword"):
-        kw_hits = keyword.search(
-            query, fetch, path=filters.path, languages=filters.languages, kinds=filters.kinds
-        )
+        kw_hits = keyword.search(query, fetch, path=filters.path, languages=filters.languages,
+                                 kinds=filters.kinds, and_first=params.rank.keyword_and_first)
     if mode in ("hybrid", "semantic") and vectors is not None and query_vector is not None:
         allowed = store.filtered_ids(*filters.sql()) if filters else None
         vec_hits = vectors.search(query_vector, fetch, allowed)
-    fused, best = fuse(kw_hits, vec_hits, k=rrf_k, keyword_weight=keyword_weight,
-                       vector_weight=vector_weight)
+    shape, w_kw, w_vec = shape_weights(query, params)
+    fused, max_fused = fuse(kw_hits, vec_hits, k=params.rrf_k, keyword_weight=w_kw, vector_weight=w_vec)
+    if params.rank.name_match:
+        # Definitions named exactly like an identifier in the query join the candidates even when
+        # neither retriever ranked them (a class drowned by its own methods, say).
+        known = {cid for cid, _ in fused}
+        where, args = filters.sql()
+        for cid in store.ids_by_name(identifier_words(query), where, args):
+            if cid not in known:
+                fused.append((cid, 0.0))
     kw_rank = {cid: r for r, (cid, _) in enumerate(kw_hits, start=1)}
     vec_rank = {cid: r for r, (cid, _) in enumerate(vec_hits, start=1)}
     score_kind = "rrf" if kw_hits and vec_hits else ("keyword" if kw_hits else "semantic")
-    rows = store.chunks_by_id(cid for cid, _ in fused[: fetch])
-    results: list[SearchResult] = []
-    seen: set[tuple[str, int, int]] = set()
+    rows = store.chunks_by_id(cid for cid, _ in fused)
+    cands: list[Candidate] = []
     for cid, score in fused:
         row = rows.get(cid)
         if row is None:  # the keyword index is a step ahead of (or behind) SQLite: skip quietly
             continue
-        key = (row["path"], row["start_line"], row["end_line"])
+        c = Candidate(
+            chunk_id=cid, path=row["path"], name=row["name"], qualified_name=row["qualified_name"],
+            kind=row["kind"], language=row["language"], start_line=row["start_line"],
+            end_line=row["end_line"], text=row["text"], mtime=row["mtime"] or 0.0,
+            keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
+        )
+        c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
+        cands.append(c)
+    cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused)
+    results: list[SearchResult] = []
+    seen: set[tuple[str, int, int]] = set()
+    for c in cands:
+        key = (c.path, c.start_line, c.end_line)
         if key in seen:
             continue
         seen.add(key)
+        norm = round(min(1.0, c.score / best), 4) if best > 0 else 0.0
+        if norm < params.threshold:
+            break
+        row = rows[c.chunk_id]
         results.append(
             SearchResult(
-                path=row["path"], start_line=row["start_line"], end_line=row["end_line"],
-                score=round(min(1.0, score / best), 4), name=row["name"],
-                qualified_name=row["qualified_name"], kind=row["kind"], language=row["language"],
+                path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
+                name=c.name if not c.merged_names else "+".join([c.name, *[n.rsplit(".", 1)[-1] for n in c.merged_names]]),
+                qualified_name="+".join([c.qualified_name, *c.merged_names]),
+                kind=c.kind, language=c.language,
                 snippet=snippet_of(row["text"], row["start_line"], _text_start(row)),
-                signature=row["signature"], chunk_id=cid, keyword_rank=kw_rank.get(cid),
-                vector_rank=vec_rank.get(cid), score_kind=score_kind,
+                signature=row["signature"], chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
+                vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm),
+                explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )
         )
         if len(results) >= limit:
@@ -185,10 +229,3 @@ def _text_start(row) -> int:  # noqa: ANN001 - sqlite3.Row
         span = row["end_line"] - row["start_line"] + 1
         return row["start_line"] - max(0, text_lines - span)
     return row["start_line"]
-
-
-def matches_path(path: str, pattern: str) -> bool:
-    """The Python twin of the engines' path filter (used by tests and the API's post-checks)."""
-    if any(c in pattern for c in "*?["):
-        return fnmatch.fnmatchcase(path, pattern.replace("**/", "*"))
-    return path.startswith(pattern.lstrip("./"))

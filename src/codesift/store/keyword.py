@@ -136,27 +136,43 @@ class KeywordIndex:
         path: str | None = None,
         languages: Sequence[str] = (),
         kinds: Sequence[str] = (),
+        and_first: bool = True,
     ) -> list[tuple[int, float]]:
-        """BM25 over the text fields (any term may match); filters restrict inside the engine."""
+        """BM25 over the text fields; filters restrict inside the engine.
+
+        With ``and_first``, documents holding every query term come first (in BM25 order), then the
+        broader any-term (OR) matches fill the list up to ``limit``.
+        """
         terms = list(dict.fromkeys(tokenize(query)))
         if not terms:
             return []
         occur = tantivy.Occur
-        should = []
-        for term in terms:
-            per_field = [
-                tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, f, term), FIELD_BOOSTS[f])
+        groups = [
+            tantivy.Query.boolean_query([
+                (occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, f, term), FIELD_BOOSTS[f]))
                 for f in TEXT_FIELDS
-            ]
-            should.append((occur.Should, tantivy.Query.boolean_query([(occur.Should, q) for q in per_field])))
-        clauses = [(occur.Must, tantivy.Query.boolean_query(should))]
+            ])
+            for term in terms
+        ]
+        filters = []
         if path:
-            clauses.append((occur.Must, tantivy.Query.regex_query(self.schema, "path", glob_to_regex(path))))
+            filters.append((occur.Must, tantivy.Query.regex_query(self.schema, "path", glob_to_regex(path))))
         for field, values in (("lang", languages), ("kind", kinds)):
             if values:
                 alts = [(occur.Should, tantivy.Query.term_query(self.schema, field, v)) for v in values]
-                clauses.append((occur.Must, tantivy.Query.boolean_query(alts)))
+                filters.append((occur.Must, tantivy.Query.boolean_query(alts)))
         searcher = self.index.searcher()
+        out: list[tuple[int, float]] = []
+        if and_first and len(groups) > 1:
+            out = self._run(searcher, [(occur.Must, g) for g in groups] + filters, limit)
+        if len(out) < limit:
+            seen = {cid for cid, _ in out}
+            any_term = (occur.Must, tantivy.Query.boolean_query([(occur.Should, g) for g in groups]))
+            out += [h for h in self._run(searcher, [any_term] + filters, limit) if h[0] not in seen]
+        return out[:limit]
+
+    @staticmethod
+    def _run(searcher: tantivy.Searcher, clauses: list, limit: int) -> list[tuple[int, float]]:
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
         if not hits:
             return []

@@ -59,6 +59,11 @@ CHUNK_COLUMNS = (
     "id, file_id, path, kind, name, qualified_name, parent, language, start_line, end_line, "
     "signature, docstring, decorators, route, text, embed_hash"
 )
+_CHUNK_SELECT = (
+    "SELECT c.id, c.file_id, c.path, c.kind, c.name, c.qualified_name, c.parent, c.language, "
+    "c.start_line, c.end_line, c.signature, c.docstring, c.decorators, c.route, c.text, c.embed_hash, "
+    "f.mtime FROM chunks c JOIN files f ON f.id = c.file_id"
+)
 
 
 class FileRow:
@@ -175,7 +180,7 @@ class MetaStore:
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
-            for row in self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", part):
+            for row in self.db.execute(f"{_CHUNK_SELECT} WHERE c.id IN ({marks})", part):
                 out[row["id"]] = row
         return out
 
@@ -205,6 +210,18 @@ class MetaStore:
     def languages(self) -> dict[str, int]:
         rows = self.db.execute("SELECT language, count(*) FROM files GROUP BY language ORDER BY 2 DESC")
         return {r[0] or "unknown": r[1] for r in rows}
+
+    def ids_by_name(self, names: list[str], where: str = "1", params: list[object] | None = None) -> list[int]:
+        """Definition chunks whose name equals one of ``names`` (case-insensitive), through the index."""
+        out: list[int] = []
+        for name in dict.fromkeys(n.rsplit(".", 1)[-1] for n in names if n):
+            rows = self.db.execute(
+                f"SELECT id FROM chunks WHERE name = ? COLLATE NOCASE AND kind NOT IN ('module','window','section') "
+                f"AND {where} LIMIT 50",
+                [name, *(params or [])],
+            )
+            out += [r[0] for r in rows]
+        return out
 
     def filtered_ids(self, where: str, params: list[object]) -> np.ndarray:
         """Chunk ids matching an SQL filter (built by the searcher from path/language/kind options)."""

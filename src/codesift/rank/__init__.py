@@ -1,0 +1,12 @@
+"""The ranking pipeline: small pure stages between fusion and formatting, each switchable.
+
+Order: query shape → weighted RRF (in :mod:`codesift.search`) → bonuses → re-rank boosts → diversity →
+consolidation → normalisation. Every stage reads and writes :class:`~codesift.rank.candidate.Candidate`
+objects and records what it did in ``Candidate.explain`` so ``search --explain`` can show it.
+"""
+
+from .candidate import Candidate
+from .pipeline import RankSettings, rank
+from .shape import QueryShape, classify
+
+__all__ = ["Candidate", "QueryShape", "RankSettings", "classify", "rank"]

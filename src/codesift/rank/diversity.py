@@ -1,0 +1,72 @@
+"""Result-list diversity and consolidation: per-file caps, content dedup, merging adjacent chunks."""
+
+from __future__ import annotations
+
+from .candidate import Candidate
+
+MAX_MERGED_SPAN = 200  # a merged passage longer than this stops being a useful pointer
+
+
+def dedupe_content(cands: list[Candidate]) -> list[Candidate]:
+    """Drop later candidates whose first 200 characters repeat an earlier one (copies, vendored twins)."""
+    seen: set[str] = set()
+    out = []
+    for c in cands:
+        key = " ".join(c.text[:200].split())
+        if key and key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+    return out
+
+
+def cap_per_file(cands: list[Candidate], max_per_file: int) -> list[Candidate]:
+    """Keep at most ``max_per_file`` candidates of any one file, in order."""
+    counts: dict[str, int] = {}
+    out = []
+    for c in cands:
+        n = counts.get(c.path, 0)
+        if n < max_per_file:
+            out.append(c)
+        counts[c.path] = n + 1
+    return out
+
+
+def best_of_each_file_first(cands: list[Candidate]) -> list[Candidate]:
+    """Each file's best candidate in score order, then the remaining candidates in score order."""
+    seen: set[str] = set()
+    first, rest = [], []
+    for c in cands:
+        (rest if c.path in seen else first).append(c)
+        seen.add(c.path)
+    return first + rest
+
+
+def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
+    """Merge candidates of one file that touch or overlap (gap ≤ ``max_gap`` lines) into one passage.
+
+    Nested chunks (a class and its method) are not merged: the narrower one is the better pointer.
+    The merged passage keeps the best score and position, and joins the names with ``+``.
+    """
+    out: list[Candidate] = []
+    for c in cands:
+        for kept in out:
+            if kept.path != c.path:
+                continue
+            nested = (kept.start_line <= c.start_line and c.end_line <= kept.end_line) or (
+                c.start_line <= kept.start_line and kept.end_line <= c.end_line
+            )
+            touching = c.start_line <= kept.end_line + max_gap + 1 and kept.start_line <= c.end_line + max_gap + 1
+            span = max(kept.end_line, c.end_line) - min(kept.start_line, c.start_line) + 1
+            if touching and not nested and span <= MAX_MERGED_SPAN:
+                if c.start_line < kept.start_line:
+                    kept.text = c.text + "\n" + kept.text
+                else:
+                    kept.text = kept.text + "\n" + c.text
+                kept.start_line = min(kept.start_line, c.start_line)
+                kept.end_line = max(kept.end_line, c.end_line)
+                kept.merged_names.append(c.qualified_name)
+                break
+        else:
+            out.append(c)
+    return out

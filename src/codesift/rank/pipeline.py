@@ -1,0 +1,106 @@
+"""The ranking pipeline proper: apply the enabled stages to fused candidates, in order."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..tokenize import tokenize
+from . import boosts
+from .candidate import Candidate
+from .diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content
+from .shape import identifier_words
+
+LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
+
+
+@dataclass(frozen=True, slots=True)
+class RankSettings:
+    """Switches and strengths of each stage; bonus weights are in units of one rank-1 RRF term."""
+
+    adaptive_weights: bool = True
+    name_match: bool = True
+    name_match_weight: float = 2.0
+    path_bonus: bool = True
+    path_bonus_weight: float = 0.3
+    recency: bool = False
+    recency_weight: float = 0.3
+    test_penalty: bool = True
+    test_penalty_factor: float = 0.6
+    rerank: bool = True
+    dedupe: bool = True
+    max_per_file: int = 0  # 0 = no cap
+    file_first: bool = False
+    consolidate: bool = False
+    keyword_and_first: bool = True
+
+
+def label(score: float) -> str:
+    """HIGH / GOOD / FAIR / LOW / WEAK for a normalised score."""
+    for floor, name in LABELS:
+        if score >= floor:
+            return name
+    return "WEAK"
+
+
+def rank(
+    cands: list[Candidate],
+    query: str,
+    settings: RankSettings,
+    *,
+    rrf_unit: float,
+    max_fused: float,
+    now: float | None = None,
+) -> tuple[list[Candidate], float]:
+    """Re-score and re-order fused candidates; returns them with the theoretical maximum score.
+
+    ``rrf_unit`` is 1/(k+1), one rank-1 RRF term; ``max_fused`` the best fused score possible.
+    """
+    now = time.time() if now is None else now
+    idents = identifier_words(query)
+    terms = set(tokenize(query))
+    wants_tests = boosts.query_wants_tests(query)
+    best = max_fused
+    if settings.name_match:
+        best += settings.name_match_weight * rrf_unit
+    if settings.path_bonus:
+        best += settings.path_bonus_weight * rrf_unit
+    if settings.recency:
+        best += settings.recency_weight * rrf_unit
+    for c in cands:
+        if settings.name_match:
+            m = boosts.name_match(idents, c.name, c.qualified_name) or boosts.phrase_name_match(query, c.name)
+            if m:
+                c.explain["name_match"] = m * settings.name_match_weight * rrf_unit
+        if settings.path_bonus:
+            p = boosts.path_overlap(terms, c.path)
+            if p:
+                c.explain["path"] = p * settings.path_bonus_weight * rrf_unit
+        if settings.recency:
+            r = boosts.recency(c.mtime, now)
+            if r > 0.01:
+                c.explain["recency"] = r * settings.recency_weight * rrf_unit
+        c.score += sum(v for k, v in c.explain.items() if k in ("name_match", "path", "recency"))
+        if settings.test_penalty and not wants_tests and (boosts.is_test_path(c.path) or boosts.is_example_path(c.path)):
+            c.score *= settings.test_penalty_factor
+            c.explain["test_penalty"] = settings.test_penalty_factor
+    cands.sort(key=lambda c: (-c.score, c.chunk_id))
+    if settings.rerank and cands:
+        floor = cands[0].score * 0.5
+        for c in cands:
+            if c.score >= floor:
+                factor, factors = boosts.rerank_factor(c.kind, c.path, c.text, boosts.recency(c.mtime, now))
+                c.score *= factor
+                for key, value in factors.items():
+                    c.explain[f"x_{key}"] = value
+        cands.sort(key=lambda c: (-c.score, c.chunk_id))
+        best *= 1.10 * 1.05 * 1.02 * 1.02
+    if settings.dedupe:
+        cands = dedupe_content(cands)
+    if settings.max_per_file > 0:
+        cands = cap_per_file(cands, settings.max_per_file)
+    if settings.file_first:
+        cands = best_of_each_file_first(cands)
+    if settings.consolidate:
+        cands = consolidate(cands)
+    return cands, best

@@ -1,0 +1,68 @@
+"""Classify a query's shape and pick the keyword/vector RRF weights for it.
+
+Identifier-like queries are answered best by exact terms; sentences by the dense model. Equal-weight
+fusion of a weak and a strong list hurts, so the weights follow the shape.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+_WORD = re.compile(r"[^\s]+")
+_IDENTISH = re.compile(
+    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*(?:\(\))?$"
+)
+
+
+class QueryShape(str, Enum):
+    IDENTIFIER = "identifier"  # 1–2 tokens, at least one looks like code (snake, camel, dotted)
+    SINGLE_WORD = "single_word"  # one plain word
+    MOSTLY_IDENTIFIERS = "mostly_identifiers"  # half or more of the words look like code
+    NATURAL_LANGUAGE = "natural_language"  # 4+ plain words
+    OTHER = "other"
+
+
+DEFAULT_WEIGHTS: dict[QueryShape, tuple[float, float]] = {
+    QueryShape.IDENTIFIER: (1.5, 0.6),
+    QueryShape.SINGLE_WORD: (1.2, 0.9),
+    QueryShape.MOSTLY_IDENTIFIERS: (1.3, 0.8),
+    QueryShape.NATURAL_LANGUAGE: (0.7, 1.4),
+    QueryShape.OTHER: (1.0, 1.0),
+}
+
+
+def looks_like_identifier(word: str) -> bool:
+    """snake_case, camelCase, PascalCase with an inner capital, dotted paths, ``foo()``, ``__init__``."""
+    word = word.strip("`'\",;:")
+    if not _IDENTISH.match(word):
+        return False
+    core = word.rstrip("()")
+    return (
+        "_" in core
+        or any(sep in core for sep in (".", "::", "->", "#"))
+        or bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", core))
+        or word.endswith("()")
+    )
+
+
+def identifier_words(query: str) -> list[str]:
+    """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens."""
+    return [w.strip("`'\",;:").rstrip("()") for w in _WORD.findall(query) if looks_like_identifier(w)]
+
+
+def classify(query: str) -> QueryShape:
+    """The shape of ``query`` (see :class:`QueryShape`)."""
+    words = _WORD.findall(query.strip())
+    if not words:
+        return QueryShape.OTHER
+    idents = sum(looks_like_identifier(w) for w in words)
+    if len(words) <= 2 and idents:
+        return QueryShape.IDENTIFIER
+    if len(words) == 1:
+        return QueryShape.SINGLE_WORD
+    if idents * 2 >= len(words):
+        return QueryShape.MOSTLY_IDENTIFIERS
+    if len(words) >= 4:
+        return QueryShape.NATURAL_LANGUAGE
+    return QueryShape.OTHER

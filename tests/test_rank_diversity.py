@@ -1,0 +1,35 @@
+from codesift.rank.candidate import Candidate
+from codesift.rank.diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content
+
+
+def c(cid, path, start, end, text=None, name=None):
+    name = name or f"f{cid}"
+    return Candidate(cid, path, name, name, "function", "python", start, end, text or f"def {name}(): {cid}")
+
+
+def test_cap_per_file():
+    out = cap_per_file([c(1, "a", 1, 2), c(2, "a", 5, 6), c(3, "a", 9, 9), c(4, "b", 1, 1)], 2)
+    assert [x.chunk_id for x in out] == [1, 2, 4]
+
+
+def test_dedupe_content_keeps_first_copy():
+    out = dedupe_content([c(1, "a", 1, 2, "same  text"), c(2, "b", 1, 2, "same text"), c(3, "b", 4, 5)])
+    assert [x.chunk_id for x in out] == [1, 3]
+
+
+def test_best_of_each_file_first():
+    out = best_of_each_file_first([c(1, "a", 1, 2), c(2, "a", 5, 6), c(3, "b", 1, 1)])
+    assert [x.chunk_id for x in out] == [1, 3, 2]
+
+
+def test_consolidate_merges_adjacent_not_nested():
+    out = consolidate([c(1, "a", 10, 20), c(2, "a", 21, 30), c(3, "a", 1, 100), c(4, "a", 12, 14), c(5, "b", 31, 40)])
+    assert [(x.chunk_id, x.start_line, x.end_line) for x in out] == [(1, 10, 30), (3, 1, 100), (4, 12, 14), (5, 31, 40)]
+    assert out[0].merged_names == ["f2"]
+
+
+def test_consolidate_respects_gap_and_span_limit():
+    out = consolidate([c(1, "a", 10, 20), c(2, "a", 23, 30)])
+    assert len(out) == 2
+    out = consolidate([c(1, "a", 1, 150), c(2, "a", 151, 300)])
+    assert len(out) == 2

@@ -1,0 +1,49 @@
+from dataclasses import replace
+
+from codesift.rank import Candidate, RankSettings, rank
+from codesift.rank.pipeline import label
+
+UNIT = 1 / 61
+
+
+def cands():
+    return [
+        Candidate(1, "src/cookies.py", "get", "RequestsCookieJar.get", "method", "python", 10, 12,
+                  "def get(self):\n    return self.jar  # RequestsCookieJar", score=2 * UNIT),
+        Candidate(2, "tests/test_cookies.py", "test_jar", "test_jar", "function", "python", 1, 5,
+                  "def test_jar():\n    RequestsCookieJar()" + " " * 60, score=1.5 * UNIT),
+        Candidate(3, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
+                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=1.0 * UNIT),
+    ]
+
+
+def test_exact_name_match_puts_the_definition_first():
+    out, best = rank(cands(), "RequestsCookieJar", RankSettings(), rrf_unit=UNIT, max_fused=2.1 * UNIT)
+    assert out[0].chunk_id == 3
+    assert "name_match" in out[0].explain
+    assert all(c.score <= best for c in out)
+
+
+def test_tests_rank_below_implementation_unless_asked():
+    settings = RankSettings(name_match=False, rerank=False, path_bonus=False)
+    out, _ = rank(cands(), "cookie jar get", settings, rrf_unit=UNIT, max_fused=2.1 * UNIT)
+    assert [c.chunk_id for c in out][:2] == [1, 3]
+    out, _ = rank(cands(), "test cookie jar", settings, rrf_unit=UNIT, max_fused=2.1 * UNIT)
+    assert out[1].chunk_id == 2
+
+
+def test_switching_stages_off_keeps_fused_order():
+    off = RankSettings(name_match=False, path_bonus=False, test_penalty=False, rerank=False, dedupe=False)
+    out, best = rank(cands(), "RequestsCookieJar", off, rrf_unit=UNIT, max_fused=2.1 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2, 3]
+    assert best == 2.1 * UNIT
+
+
+def test_per_file_cap_and_consolidation_switches():
+    s = replace(RankSettings(), max_per_file=1)
+    out, _ = rank(cands(), "cookie", s, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert len({c.path for c in out}) == len(out)
+
+
+def test_labels():
+    assert [label(x) for x in (0.9, 0.6, 0.4, 0.25, 0.1)] == ["HIGH", "GOOD", "FAIR", "LOW", "WEAK"]
