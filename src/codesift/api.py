@@ -145,14 +145,26 @@ class Index:
         language: str | list[str] | None = None,
         kind: str | list[str] | None = None,
         threshold: float | None = None,
+        offset: int = 0,
+        service: str | None = None,
     ) -> SearchResponse:
-        """Hybrid (default), keyword or semantic search; degrades to keyword-only and says so."""
+        """Hybrid (default), keyword or semantic search; degrades to keyword-only and says so.
+
+        ``service`` is a top-level folder (see :meth:`list_sources`) and narrows like a path prefix;
+        ``offset`` skips that many results (paging).
+        """
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if limit <= 0:
             raise ValueError("limit must be a positive integer")
         if threshold is not None and not 0 <= threshold <= 1:
             raise ValueError("threshold must be between 0 and 1")
+        if offset < 0:
+            raise ValueError("offset must be >= 0")
+        if service:
+            if path and not path.startswith(service.rstrip("/") + "/"):
+                raise ValueError("path and service disagree: give one or the other")
+            path = path or service.rstrip("/") + "/"
         query = (query or "").replace("\x00", " ").strip()
         response = SearchResponse(query=query, mode=mode)
         if not query:
@@ -181,13 +193,52 @@ class Index:
                     )
         response.mode = mode
         params = SearchParams(
-            limit=limit, mode=mode, filters=filters, rrf_k=self.config.rrf_k,
+            limit=limit + offset, mode=mode, filters=filters, rrf_k=self.config.rrf_k,
             overfetch=self.config.overfetch, keyword_weight=self.config.keyword_weight,
             vector_weight=self.config.vector_weight, rank=self.config.rank,
             threshold=self.config.threshold if threshold is None else threshold,
         )
-        response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)
+        response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)[offset:]
         return response
+
+    # -- agent tools (see codesift.tools) --------------------------------------------------------
+    def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
+                    service: str | None = None) -> list[dict[str, object]]:
+        """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
+        from .tools.symbols import find_symbol
+
+        return find_symbol(self, name, kind=kind, exact=exact, service=service)
+
+    def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
+                         context_lines: int = 0) -> dict[str, object]:
+        """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers."""
+        from .tools.context import get_code_context
+
+        return get_code_context(self, file_path, symbol_name, ref=ref, context_lines=context_lines)
+
+    def find_similar(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
+        """Chunks whose embeddings are nearest to result ``result_id``'s."""
+        from .tools.symbols import find_similar
+
+        return find_similar(self, result_id, limit=limit)
+
+    def drill_down(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
+        """Like :meth:`find_similar`, one result per file, to map a topic across the tree."""
+        from .tools.symbols import find_similar
+
+        return find_similar(self, result_id, limit=limit, spread=True)
+
+    def summarize_matches(self, query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
+        """One entry per matching file (path, symbols, one-line description), without code bodies."""
+        from .tools.symbols import summarize_matches
+
+        return summarize_matches(self, query, limit=limit, **filters)
+
+    def list_sources(self) -> list[dict[str, object]]:
+        """The indexed root and its top-level folders with file and symbol counts."""
+        from .tools.symbols import list_sources
+
+        return list_sources(self)
 
     def status(self) -> dict[str, object]:
         """Counts, languages, skipped files and why, model, embedding status, last update."""

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..model import Chunk
+from . import names
 
 SCHEMA_VERSION = "1"
 
@@ -88,6 +89,7 @@ class MetaStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
+            names.install(self.db)
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.row_factory = sqlite3.Row
 

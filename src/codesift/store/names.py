@@ -1,0 +1,108 @@
+"""The symbol-name index behind ``find_symbol``: exact, prefix, camel-hump and substring lookups.
+
+Every lookup goes through a B-tree index or the FTS5 trigram index, never a scan over all symbols.
+Triggers on ``chunks`` keep it in step with the chunks inside the same transaction.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+_HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+NON_SYMBOL_KINDS = ("module", "window", "section")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS names (
+    chunk_id INTEGER PRIMARY KEY,
+    lname TEXT NOT NULL,
+    lqual TEXT NOT NULL,
+    humps TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS names_lname ON names(lname);
+CREATE INDEX IF NOT EXISTS names_lqual ON names(lqual);
+CREATE INDEX IF NOT EXISTS names_humps ON names(humps);
+CREATE VIRTUAL TABLE IF NOT EXISTS name_trigrams USING fts5(lname, tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS chunks_names_ins AFTER INSERT ON chunks
+WHEN new.kind NOT IN ('module', 'window', 'section') BEGIN
+    INSERT INTO names(chunk_id, lname, lqual, humps)
+        VALUES (new.id, lower(new.name), lower(new.qualified_name), codesift_humps(new.name));
+    INSERT INTO name_trigrams(rowid, lname) VALUES (new.id, lower(new.name));
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_names_del AFTER DELETE ON chunks BEGIN
+    DELETE FROM names WHERE chunk_id = old.id;
+    DELETE FROM name_trigrams WHERE rowid = old.id;
+END;
+"""
+
+
+def humps(name: str) -> str:
+    """Initials of a name's camel/snake parts, lower-cased: ``GetWebAuthnSession`` → ``gwas``."""
+    return "".join(p[0] for piece in name.split("_") for p in _HUMP.findall(piece)).lower()
+
+
+def install(db: sqlite3.Connection) -> None:
+    """Register the SQL function, create the tables and triggers, and backfill an older index."""
+    db.create_function("codesift_humps", 1, humps, deterministic=True)
+    fresh = db.execute("SELECT 1 FROM sqlite_master WHERE name='names'").fetchone() is None
+    db.executescript(SCHEMA)
+    if fresh:
+        db.execute(
+            "INSERT INTO names(chunk_id, lname, lqual, humps) SELECT id, lower(name), lower(qualified_name), "
+            "codesift_humps(name) FROM chunks WHERE kind NOT IN ('module','window','section')"
+        )
+        db.execute("INSERT INTO name_trigrams(rowid, lname) SELECT chunk_id, lname FROM names")
+        db.commit()
+
+
+def _upper_bound(prefix: str) -> str:
+    return prefix + "\U0010ffff"
+
+
+def lookup(
+    db: sqlite3.Connection, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int = 20,
+    limit_partial: int = 50,
+) -> list[tuple[int, str]]:
+    """(chunk id, match type) pairs, exact matches first, then prefix, camel-hump and substring."""
+    q = query.strip().lower()
+    if not q:
+        return []
+    kind_sql, kind_args = "", []
+    if kinds:
+        kind_sql = f" AND c.kind IN ({','.join('?' * len(kinds))})"
+        kind_args = list(kinds)
+    base = "SELECT n.chunk_id, n.lqual FROM names n JOIN chunks c ON c.id = n.chunk_id WHERE "
+    order = " ORDER BY length(n.lqual), n.chunk_id LIMIT ?"
+    out: list[tuple[int, str]] = []
+    seen: set[int] = set()
+
+    def add(rows: list[tuple[int, str]], match: str, cap: int) -> None:
+        for cid, _ in rows:
+            if cid not in seen and len(out) < cap:
+                seen.add(cid)
+                out.append((cid, match))
+
+    dotted = q.replace("::", ".")
+    last = dotted.rsplit(".", 1)[-1]
+    rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
+    if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query
+        rows = [r for r in rows if r[1] == dotted or r[1].endswith("." + dotted)]
+    add(rows, "exact", limit_exact)
+    if exact:
+        return out
+    cap = len(out) + limit_partial
+    add(db.execute(base + "n.lname >= ? AND n.lname < ?" + kind_sql + order,
+                   [q, _upper_bound(q), *kind_args, limit_partial]).fetchall(), "prefix", cap)
+    if q.isalnum() and len(q) >= 2:
+        add(db.execute(base + "n.humps >= ? AND n.humps < ?" + kind_sql + order,
+                       [q, _upper_bound(q), *kind_args, limit_partial]).fetchall(), "camel_hump", cap)
+    if len(q) >= 3:
+        phrase = '"' + q.replace('"', '""') + '"'
+        rows = db.execute(
+            "SELECT t.rowid FROM name_trigrams t JOIN chunks c ON c.id = t.rowid WHERE name_trigrams MATCH ?"
+            + kind_sql + " LIMIT ?",
+            [phrase, *kind_args, limit_partial * 4],
+        ).fetchall()
+        add([(r[0], "") for r in rows], "substring", cap)
+    return out
+

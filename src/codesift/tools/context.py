@@ -1,0 +1,96 @@
+"""get_code_context: live source from the working tree (or a git revision), never the indexed copy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..indexer import _decode, _digest
+from ..languages import language_for
+from ..parse import extract_chunks
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..api import Index
+
+MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says so
+
+
+class ContextError(ValueError):
+    """The request cannot be answered (outside the root, missing file, unknown symbol); says why."""
+
+
+def safe_path(root: Path, path: str) -> tuple[Path, str]:
+    """Resolve ``path`` (relative to ``root`` or absolute) and refuse anything outside ``root``."""
+    if not path or "\x00" in path:
+        raise ContextError("file_path is empty or invalid")
+    candidate = Path(path)
+    full = candidate if candidate.is_absolute() else root / candidate
+    resolved = full.resolve()
+    try:
+        rel = resolved.relative_to(root)
+    except ValueError:
+        raise ContextError(f"{path!r} is outside the indexed root {root}") from None
+    return resolved, rel.as_posix()
+
+
+@lru_cache(maxsize=64)
+def _read(path: str, mtime_ns: int, size: int) -> bytes:  # keyed by stat: a changed file misses
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _git_show(root: Path, ref: str, rel: str) -> bytes:
+    if ref.startswith("-"):
+        raise ContextError(f"invalid git revision {ref!r}")
+    proc = subprocess.run(["git", "show", f"{ref}:{rel}"], cwd=root, capture_output=True, timeout=20)
+    if proc.returncode != 0:
+        raise ContextError(f"git could not read {rel} at {ref}: {proc.stderr.decode(errors='replace').strip()[:200]}")
+    return proc.stdout
+
+
+def get_code_context(index: "Index", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
+                     context_lines: int = 0) -> dict[str, object]:
+    """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers."""
+    if context_lines < 0:
+        raise ContextError("context_lines must be >= 0")
+    full, rel = safe_path(index.root, file_path)
+    if ref:
+        data = _git_show(index.root, ref, rel)
+        stale = False
+    else:
+        if not full.is_file():
+            raise ContextError(f"no such file in the indexed root: {rel}")
+        st = os.stat(full)
+        data = _read(str(full), st.st_mtime_ns, st.st_size)
+        row = index.store.db.execute("SELECT hash FROM files WHERE path = ?", (rel,)).fetchone()
+        stale = row is None or row[0] != _digest(data)
+    text, _ = _decode(data)
+    lines = text.splitlines()
+    start, end = 1, len(lines)
+    symbol = None
+    if symbol_name:
+        language = language_for(rel) or "text"
+        chunks = [c for c in extract_chunks(text, language, rel) if c.kind not in ("module", "window", "section")]
+        want = symbol_name.replace("::", ".")
+        matches = [c for c in chunks if c.qualified_name == want] or [c for c in chunks if c.name == want] or [
+            c for c in chunks if c.qualified_name.endswith("." + want)]
+        if not matches:
+            known = ", ".join(sorted({c.qualified_name for c in chunks})[:30])
+            raise ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {known}" if known else ""))
+        sym = matches[0]
+        deco = len(sym.text.splitlines()) - (sym.end_line - sym.start_line + 1)
+        start = max(1, sym.start_line - max(0, deco) - context_lines)
+        end = min(len(lines), sym.end_line + context_lines)
+        symbol = {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
+                  "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
+    truncated = end - start + 1 > MAX_FILE_LINES
+    if truncated:
+        end = start + MAX_FILE_LINES - 1
+    return {
+        "path": rel, "ref": ref, "language": language_for(rel) or "text", "start_line": start, "end_line": end,
+        "total_lines": len(lines), "symbol": symbol, "changed_since_indexed": stale, "truncated": truncated,
+        "code": "\n".join(lines[start - 1 : end]),
+    }

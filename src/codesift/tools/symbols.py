@@ -1,0 +1,97 @@
+"""find_symbol, find_similar, drill_down, summarize_matches and list_sources."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ..store import names
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..api import Index
+
+MAX_EXACT = 20
+MAX_PARTIAL = 50
+
+
+def _symbol_dict(row, **extra: object) -> dict[str, object]:  # noqa: ANN001 - sqlite3.Row
+    return {
+        "id": row["id"], "path": row["path"], "start_line": row["start_line"], "end_line": row["end_line"],
+        "name": row["name"], "qualified_name": row["qualified_name"], "kind": row["kind"],
+        "language": row["language"], "signature": row["signature"], "parent": row["parent"],
+        "decorators": json.loads(row["decorators"] or "[]"), "route": row["route"],
+        "docstring": (row["docstring"] or "").strip().split("\n\n")[0][:300], **extra,
+    }
+
+
+def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
+                service: str | None = None) -> list[dict[str, object]]:
+    """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50)."""
+    from ..api import _as_tuple
+
+    kinds = _as_tuple(kind)
+    hits = names.lookup(index.store.db, name, exact=exact, kinds=kinds,
+                        limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
+    rows = index.store.chunks_by_id(cid for cid, _ in hits)
+    out = []
+    for cid, match in hits:
+        row = rows.get(cid)
+        if row is None or (service and not row["path"].startswith(service.rstrip("/") + "/")):
+            continue
+        out.append(_symbol_dict(row, match=match))
+    return out
+
+
+def find_similar(index: "Index", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
+    """Nearest neighbours of a stored chunk's embedding; with ``spread``, at most one per file (drill_down)."""
+    embedder = index.embedder()
+    if embedder is None:
+        raise LookupError("semantic search is unavailable (keyword-only index): find_similar needs embeddings")
+    vectors = index._vector_index(embedder)
+    vec = vectors.vector_of(result_id)
+    if vec is None:
+        raise LookupError(f"no embedded chunk with id {result_id}: use an id from search_code results")
+    hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 1) + 1)
+    source = index.store.chunks_by_id([result_id]).get(result_id)
+    rows = index.store.chunks_by_id(cid for cid, _ in hits)
+    out, files = [], {source["path"]} if (spread and source) else set()
+    for cid, score in hits:
+        row = rows.get(cid)
+        if row is None or cid == result_id:
+            continue
+        if spread:
+            if row["path"] in files:
+                continue
+            files.add(row["path"])
+        out.append(_symbol_dict(row, score=round(max(0.0, score), 4), score_kind="similar"))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def summarize_matches(index: "Index", query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
+    """One entry per matching file: path, best score, matching symbols and a one-line description."""
+    response = index.search(query, limit=limit, **filters)  # type: ignore[arg-type]
+    files: dict[str, dict[str, object]] = {}
+    for r in response.results:
+        entry = files.setdefault(r.path, {"path": r.path, "score": r.score, "symbols": [], "description": ""})
+        entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.start_line}-{r.end_line})")  # type: ignore[union-attr]
+    ids = [r.chunk_id for r in response.results]
+    rows = index.store.chunks_by_id(ids)
+    for r in response.results:
+        entry = files[r.path]
+        if not entry["description"]:
+            row = rows.get(r.chunk_id)
+            doc = (row["docstring"] or "").strip().splitlines() if row else []
+            entry["description"] = doc[0][:160] if doc else (r.signature or r.snippet.splitlines()[0])[:160]
+    return list(files.values())
+
+
+def list_sources(index: "Index") -> list[dict[str, object]]:
+    """The indexed root and its top-level folders ("services") with file and symbol counts."""
+    rows = index.store.db.execute(
+        "SELECT CASE WHEN instr(f.path, '/') > 0 THEN substr(f.path, 1, instr(f.path, '/') - 1) ELSE '.' END AS svc, "
+        "count(DISTINCT f.id), count(c.id) FROM files f LEFT JOIN chunks c ON c.file_id = f.id "
+        "AND c.kind NOT IN ('module','window','section') GROUP BY svc ORDER BY 2 DESC"
+    ).fetchall()
+    return [{"root": str(index.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]

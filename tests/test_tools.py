@@ -1,0 +1,107 @@
+import subprocess
+
+import pytest
+
+from codesift import Index
+from codesift.tools.context import ContextError
+
+
+@pytest.fixture
+def index(repo):
+    with Index(repo) as idx:
+        idx.update()
+        yield idx
+
+
+def test_find_symbol_exact_prefix_hump_substring(index):
+    exact = index.find_symbol("rebuild_auth", exact=True)
+    assert [(s["qualified_name"], s["start_line"], s["match"]) for s in exact] == [
+        ("SessionRedirectMixin.rebuild_auth", 14, "exact")]
+    assert index.find_symbol("SessionRedirectMixin.rebuild_auth", exact=True)[0]["name"] == "rebuild_auth"
+    assert index.find_symbol("Mixin.rebuild_auth", exact=True) == []
+    prefix = index.find_symbol("resolve_")
+    assert prefix[0]["name"] == "resolve_redirects" and prefix[0]["match"] == "prefix"
+    hump = index.find_symbol("RCJ")
+    assert hump[0]["name"] == "RequestsCookieJar" and hump[0]["match"] == "camel_hump"
+    sub = index.find_symbol("cookiejar")
+    assert {s["name"] for s in sub} == {"RequestsCookieJar"} and sub[0]["match"] == "substring"
+    assert index.find_symbol("get", kind="method")[0]["qualified_name"] == "RequestsCookieJar.get"
+    assert index.find_symbol("get", kind="class") == []
+    assert index.find_symbol("") == []
+
+
+def test_find_symbol_follows_edits(index, repo):
+    f = repo / "src/http/cookies.py"
+    f.write_text(f.read_text().replace("RequestsCookieJar", "SessionCookieJar"))
+    index.update()
+    assert index.find_symbol("RequestsCookieJar", exact=True) == []
+    assert index.find_symbol("SessionCookieJar", exact=True)[0]["start_line"] == 1
+
+
+def test_get_code_context_symbol_and_file(index, repo):
+    ctx = index.get_code_context("src/http/sessions.py", "rebuild_auth")
+    assert ctx["start_line"] == 14 and ctx["code"].startswith("    def rebuild_auth")
+    assert ctx["changed_since_indexed"] is False
+    whole = index.get_code_context("web/server.js")
+    assert whole["start_line"] == 1 and whole["end_line"] == whole["total_lines"]
+    ctx = index.get_code_context("src/http/sessions.py", "merge_settings", context_lines=2)
+    assert ctx["start_line"] == 18 and ctx["symbol"]["start_line"] == 20
+
+
+def test_get_code_context_is_live_and_flags_changes(index, repo):
+    f = repo / "src/http/cookies.py"
+    f.write_text("# edited\n" + f.read_text())
+    ctx = index.get_code_context("src/http/cookies.py", "RequestsCookieJar")
+    assert ctx["start_line"] == 2 and ctx["changed_since_indexed"] is True
+
+
+def test_get_code_context_refuses_paths_outside_root(index, repo, tmp_path):
+    (tmp_path / "secret.txt").write_text("no")
+    (repo / "link").symlink_to(tmp_path / "secret.txt")
+    for bad in ("../secret.txt", str(tmp_path / "secret.txt"), "link", "/etc/passwd"):
+        with pytest.raises(ContextError, match="outside the indexed root"):
+            index.get_code_context(bad)
+    with pytest.raises(ContextError, match="no such file"):
+        index.get_code_context("nope.py")
+    with pytest.raises(ContextError, match="no symbol"):
+        index.get_code_context("src/http/sessions.py", "nope")
+
+
+def test_get_code_context_at_git_ref(index, repo):
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(git + ["add", "-A"], cwd=repo, check=True)
+    subprocess.run(git + ["commit", "-qm", "x"], cwd=repo, check=True)
+    (repo / "web/server.js").write_text("// gone\n")
+    ctx = index.get_code_context("web/server.js", "parseJsonBody", ref="HEAD")
+    assert "JSON.parse" in ctx["code"]
+    with pytest.raises(ContextError):
+        index.get_code_context("web/server.js", ref="no-such-ref")
+
+
+def test_find_similar_and_drill_down(index):
+    hit = index.search("rebuild_auth").results[0]
+    similar = index.find_similar(hit.chunk_id, limit=3)
+    assert similar and all(s["id"] != hit.chunk_id and s["score_kind"] == "similar" for s in similar)
+    spread = index.drill_down(hit.chunk_id, limit=5)
+    paths = [s["path"] for s in spread]
+    assert len(paths) == len(set(paths)) and hit.path not in paths
+    with pytest.raises(LookupError):
+        index.find_similar(999_999)
+
+
+def test_summarize_matches_one_entry_per_file(index):
+    summary = index.summarize_matches("redirect")
+    paths = [e["path"] for e in summary]
+    assert len(paths) == len(set(paths)) and "src/http/sessions.py" in paths
+    entry = next(e for e in summary if e["path"] == "src/http/sessions.py")
+    assert any("resolve_redirects" in s for s in entry["symbols"]) and entry["description"]
+
+
+def test_list_sources_and_paging(index):
+    sources = {s["service"]: s for s in index.list_sources()}
+    assert sources["src"]["files"] == 2 and sources["src"]["symbols"] >= 6
+    page1 = index.search("redirect", limit=2).results
+    page2 = index.search("redirect", limit=2, offset=2).results
+    assert not {r.chunk_id for r in page1} & {r.chunk_id for r in page2}
+    assert all(r.path.startswith("src/") for r in index.search("redirect", service="src").results)
