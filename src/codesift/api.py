@@ -56,11 +56,15 @@ class Index:
         self.store = MetaStore(self.folder / "meta.db")
         self._check_schema()
         self.keyword = KeywordIndex(self.folder / "keyword")
+        if self.keyword.recreated:
+            self.store.set_meta("keyword_dirty", "1")
+            self.store.db.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
         self._embedder: Embedder | None = None
         self._embed_error: EmbeddingUnavailable | None = None
         self._vectors: VectorIndex | None = None
         self._vectors_gen = -1
+        self._count_cache: tuple[str | None, int] = (None, 0)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -108,6 +112,12 @@ class Index:
                 f"is {embedder.model_id} (dim {embedder.dim}): rebuild with "
                 f"`codesift index --rebuild {self.root}` or configure the original model"
             )
+
+    def _chunk_count(self) -> int:
+        gen = self.store.get_meta("generation", "0")
+        if self._count_cache[0] != gen:
+            self._count_cache = (gen, self.store.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        return self._count_cache[1]
 
     def _vector_index(self, embedder: Embedder) -> VectorIndex:
         gen = int(self.store.get_meta("generation", "0") or 0)
@@ -171,7 +181,8 @@ class Index:
             response.notes.append("empty query")
             return response
         filters = Filters(path=path, languages=_as_tuple(language), kinds=_as_tuple(kind))
-        counts = self.store.counts()
+        if self.store.get_meta("keyword_dirty", "0") != "0":
+            self.indexer.ensure_keyword_consistent()
         vectors = query_vector = None
         if mode != "keyword":
             embedder = self.embedder()
@@ -185,8 +196,9 @@ class Index:
             else:
                 vectors = self._vector_index(embedder)
                 query_vector = embedder.embed_query(query[:2000])
-                if counts["chunks"]:
-                    response.coverage = round(min(1.0, len(vectors) / counts["chunks"]), 4)
+                chunks = self._chunk_count()
+                if chunks:
+                    response.coverage = round(min(1.0, len(vectors) / chunks), 4)
                 if response.coverage < 1.0:
                     response.notes.append(
                         f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish"

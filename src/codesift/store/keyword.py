@@ -16,8 +16,11 @@ import tantivy
 
 from ..tokenize import to_index_text, tokenize
 
-TEXT_FIELDS = ("name", "sig", "doc", "body", "pathtok")
-FIELD_BOOSTS = {"name": 3.0, "sig": 1.5, "doc": 1.5, "body": 1.0, "pathtok": 0.5}
+TEXT_FIELDS = ("name", "doc", "body", "pathtok")
+# Measured on the public bench (bench/quality.py, keyword mode): name fields weighted above the body
+# over-reward symbols whose *name* shares one query word (static_folder for "serve a file from a
+# folder"); exact-name queries are handled by the ranking pipeline's name-match stage instead.
+FIELD_BOOSTS = {"name": 0.4, "doc": 0.3, "body": 1.0, "pathtok": 0.2}
 
 
 @dataclass(slots=True, frozen=True)
@@ -75,13 +78,16 @@ class KeywordIndex:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.schema = _schema()
+        self.recreated = False  # True when an unreadable/older index was replaced by an empty one
         try:
             self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
         except ValueError:
-            # An index from an older schema: the keyword index is derived data, so start afresh.
+            # An index from an older schema: the keyword index is derived data, so start afresh and
+            # let the owner refill it from SQLite.
             shutil.rmtree(folder)
             folder.mkdir(parents=True)
             self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
+            self.recreated = True
         self._writer: tantivy.IndexWriter | None = None
 
     # -- writing --------------------------------------------------------------------------------
@@ -105,7 +111,6 @@ class KeywordIndex:
         d.add_text("lang", doc.language)
         d.add_text("kind", doc.kind)
         d.add_text("name", to_index_text((doc.name, doc.qualified_name)))
-        d.add_text("sig", to_index_text((doc.signature, doc.decorators)))
         d.add_text("doc", to_index_text((doc.docstring,)))
         d.add_text("body", to_index_text((doc.text,)))
         d.add_text("pathtok", to_index_text((doc.path,)))
