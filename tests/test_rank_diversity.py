@@ -33,3 +33,9 @@ def test_consolidate_respects_gap_and_span_limit():
     assert len(out) == 2
     out = consolidate([c(1, "a", 1, 150), c(2, "a", 151, 300)])
     assert len(out) == 2
+
+
+def test_consolidate_keeps_named_symbols_apart():
+    a, b = c(1, "a", 10, 20), c(2, "a", 21, 30)
+    b.explain["name_match"] = 1.0
+    assert [x.chunk_id for x in consolidate([a, b])] == [1, 2]

@@ -182,3 +182,57 @@ def status(path: str | None, as_json: bool) -> None:
     from .render import print_status
 
     print_status(info)
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --http.")
+@click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port for --http.")
+@click.option("--no-embed", is_flag=True, help="Keyword search only: don't embed new chunks while serving.")
+def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool) -> None:
+    """Serve PATH (default: the current directory) to AI agents over MCP.
+
+    stdio by default (the client starts this command); with --http, streamable HTTP on
+    http://HOST:PORT/mcp. The index is refreshed at start; embedding continues in the background.
+    """
+    try:
+        from .mcp_server import serve as run_server
+    except ImportError as exc:
+        _fail(f"the MCP server needs the `mcp` package ({exc.name} missing): pip install 'mcp>=2.3'")
+    idx = _open(path)
+    if http:
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            click.echo(f"codesift: warning: serving {idx.root} without authentication on {host}", err=True)
+        click.echo(f"codesift: serving {idx.root} on http://{host}:{port}/mcp", err=True)
+    try:
+        run_server(idx, http=http, host=host, port=port, embed=not no_embed)
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:  # port in use, say
+        _fail(f"cannot serve: {exc.strerror or exc}", code=1)
+
+
+@main.command()
+@click.argument("client")
+@click.option("--print", "print_only", is_flag=True, help="Print the config instead of writing it.")
+@click.option("--path", "root", default=".", type=click.Path(), show_default=True, help="The project to serve.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Write this config file instead.")
+def init(client: str, print_only: bool, root: str, config_file: str | None) -> None:
+    """Register `codesift serve` for CLIENT (claude-code, claude-desktop, cursor, vscode, codex)."""
+    from .init_clients import InitError, install, snippet, spec_for
+
+    target = Path(root).expanduser()
+    try:
+        spec = spec_for(client)
+        if not target.is_dir():
+            _fail(f"no such directory: {root}" if not target.exists() else f"not a directory: {root}")
+        target = target.resolve()
+        if print_only:
+            click.echo(snippet(client, target), nl=False)
+            return
+        result = install(client, target, Path(config_file).expanduser() if config_file else None)
+    except InitError as exc:
+        _fail(str(exc))
+    verb = "updated" if result.replaced else "added"
+    click.echo(f"codesift: {verb} MCP server 'codesift' for {target} in {result.path}; restart {spec.label} to use it")

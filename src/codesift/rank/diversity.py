@@ -46,12 +46,13 @@ def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
     """Merge candidates of one file that touch or overlap (gap ≤ ``max_gap`` lines) into one passage.
 
     Nested chunks (a class and its method) are not merged: the narrower one is the better pointer.
+    Nor is a candidate whose name the query spells out: the user asked for exactly that symbol.
     The merged passage keeps the best score and position, and joins the names with ``+``.
     """
     out: list[Candidate] = []
     for c in cands:
         for kept in out:
-            if kept.path != c.path:
+            if kept.path != c.path or "name_match" in c.explain or "name_match" in kept.explain:
                 continue
             nested = (kept.start_line <= c.start_line and c.end_line <= kept.end_line) or (
                 c.start_line <= kept.start_line and kept.end_line <= c.end_line

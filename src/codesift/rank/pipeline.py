@@ -21,7 +21,7 @@ class RankSettings:
     adaptive_weights: bool = True
     name_match: bool = True
     name_match_weight: float = 2.0
-    path_bonus: bool = True
+    path_bonus: bool = False
     path_bonus_weight: float = 0.3
     recency: bool = False
     recency_weight: float = 0.3
@@ -31,7 +31,7 @@ class RankSettings:
     dedupe: bool = True
     max_per_file: int = 0  # 0 = no cap
     file_first: bool = False
-    consolidate: bool = False
+    consolidate: bool = True
     keyword_and_first: bool = True
 
 

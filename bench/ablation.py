@@ -1,0 +1,62 @@
+"""Ablation of the ranking pipeline on the public bench: one row per stage toggled from the defaults.
+
+    python bench/ablation.py [--sets handwritten docstring] [--mode hybrid] [--corpora ...]
+
+Every row runs the same queries in the same process (see bench/quality.py for the set-up); defaults
+are chosen from this table. Prints MRR@10 / R@1 / R@10 per set and MRR per query kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import quality  # noqa: E402
+from codesift.rank.pipeline import RankSettings  # noqa: E402
+
+DEFAULTS = RankSettings()
+
+
+def variants() -> list[tuple[str, RankSettings]]:
+    """The full pipeline, then each boolean stage flipped, then a few parameter alternatives."""
+    rows = [("full pipeline (defaults)", DEFAULTS)]
+    for f in fields(RankSettings):
+        value = getattr(DEFAULTS, f.name)
+        if isinstance(value, bool):
+            rows.append((f"{f.name} {'off' if value else 'on'}", replace(DEFAULTS, **{f.name: not value})))
+    rows.append(("max_per_file 2", replace(DEFAULTS, max_per_file=2)))
+    rows.append(("all stages off (plain RRF)", replace(
+        DEFAULTS, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(DEFAULTS, f.name), bool)})))
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", nargs="+", default=["handwritten", "docstring"])
+    ap.add_argument("--mode", default="hybrid")
+    ap.add_argument("--corpora", nargs="*")
+    args = ap.parse_args()
+    sets = quality.load_sets(args.sets, args.corpora)
+    head = "| variant | " + " | ".join(
+        f"{s} MRR@10 | {s} R@1 | {s} R@10" + (" | MRR nl | MRR mixed | MRR ident" if s == "handwritten" else "")
+        for s in args.sets) + " |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for label, settings in variants():
+        report = quality.run(sets, [args.mode], {"rank": settings})
+        cells = []
+        for s in args.sets:
+            g = report[f"{s}/{args.mode}"]["groups"]
+            a = g["all"]
+            cells += [f"{a['MRR@10']:.3f}", f"{a['Recall@1']:.3f}", f"{a['Recall@10']:.3f}"]
+            if s == "handwritten":
+                cells += [f"{g[k]['MRR@10']:.3f}" if k in g else "-" for k in ("kind=nl", "kind=mixed", "kind=identifier")]
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

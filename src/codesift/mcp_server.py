@@ -1,0 +1,439 @@
+"""The MCP server (``codesift serve``): the agent tools over stdio or streamable HTTP.
+
+One :class:`IndexService` owns the :class:`~codesift.api.Index` for the served root. It brings the
+keyword side up to date at start-up, then embeds in a background thread, so keyword search answers
+at once and semantic results fill in (searches report the coverage meanwhile). The Index is not
+thread-safe: every call takes the service's lock, and runs in a worker thread so the event loop
+keeps serving. Each tool answers with Markdown (``tools/markdown.py``) plus the same data as
+structured content; a bad argument or a failed lookup is a one-line tool error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ConfigDict, Field, StringConstraints, ValidationError
+
+from .tools import markdown as md
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Index
+
+log = logging.getLogger("codesift.mcp")
+T = TypeVar("T")
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+REFRESH_INTERVAL = 10.0  # seconds between re-scans of the tree on tool calls (cheap, but not free)
+EMBED_SLICE = 128  # chunks embedded per lock hold: a waiting search never waits for more than one slice
+
+INSTRUCTIONS = """\
+codesift searches the code of one local repository by meaning and by name (hybrid BM25 + embeddings,
+symbol-level results with path:line ranges). Start with search_code for behaviour described in words
+("where are redirects followed"), find_symbol when you know (part of) a name, find_usages for callers
+and references, then get_code_context to read the exact current source. Use summarize_matches for a
+cheap file-level map, list_sources to see the top-level folders you can pass as service=."""
+
+
+# -- argument types (shown to the agent as JSON schema) --------------------------------------------
+Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000),
+                  Field(description="What to look for, in words or identifiers.")]
+Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
+Offset = Annotated[int, Field(ge=0, le=10_000, description="Skip this many results (paging: use the "
+                                                             "offset a truncated answer names).")]
+Service = Annotated[str | None, Field(description="Top-level folder to search in (see list_sources), e.g. 'src'.")]
+Language = Annotated[str | list[str] | None, Field(description="Language(s), a list or comma-separated: python, "
+                                                              "javascript, typescript, go, java, rust, markdown, …")]
+Kind = Annotated[str | list[str] | None, Field(description="Symbol kind(s), a list or comma-separated: function, "
+                                                          "method, class, section, …")]
+MaxChars = Annotated[int, Field(ge=md.MIN_MAX_CHARS, le=400_000,
+                                description="Budget for the answer's text; results past it are left out "
+                                            "and the answer says how to page.")]
+ResultId = Annotated[int, Field(ge=1, description="The ID of a search_code / find_symbol result.")]
+Mode = Annotated[Literal["hybrid", "keyword", "semantic"],
+                 Field(description="hybrid (default) fuses keyword and semantic ranking; keyword or semantic alone.")]
+PathFilter = Annotated[str | None, Field(description="Path prefix ('src/') or glob ('**/*.py').")]
+Threshold = Annotated[float | None, Field(ge=0, le=1, description="Drop results scoring below this (0-1).")]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300),
+                 Field(description="A name or part of one: 'rebuild_auth', 'Session.get', 'RCJ' (camel humps).")]
+SymbolType = Annotated[str | list[str] | None, Field(description="Kind(s): function, method, class, …")]
+Exact = Annotated[bool, Field(description="Only exact (qualified) name matches.")]
+UsedName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300),
+                     Field(description="The name whose uses to find, e.g. 'rebuild_auth'.")]
+UsageLimit = Annotated[int, Field(ge=1, le=500, description="Maximum number of usages (1-500).")]
+FilePath = Annotated[str, Field(min_length=1, description="Path relative to the indexed root, e.g. 'src/app.py'.")]
+SymbolName = Annotated[str | None, Field(description="Show only this definition: 'rebuild_auth' or 'Class.method'.")]
+GitRef = Annotated[str | None, Field(description="A git revision to read instead of the working tree: 'HEAD~1'.")]
+ContextLines = Annotated[int, Field(ge=0, le=500, description="Lines shown around the symbol.")]
+StartLine = Annotated[int | None, Field(ge=1, description="Continue a truncated answer from this line.")]
+SimilarLimit = Annotated[int, Field(ge=1, le=50, description="Maximum number of results (1-50).")]
+
+
+class ToolFailure(Exception):
+    """A request the tool cannot answer; the message is what the agent reads."""
+
+
+# -- the index behind the tools --------------------------------------------------------------------
+class IndexService:
+    """One Index shared by all tool calls: serialized, kept fresh, embedded in the background."""
+
+    def __init__(self, index: "Index", *, embed: bool = True, refresh_interval: float = REFRESH_INTERVAL) -> None:
+        self.index = index
+        self.embed = embed
+        self.refresh_interval = refresh_interval
+        self.lock = threading.Lock()
+        self._ready = threading.Event()  # set once the start-up (keyword) update is done
+        self._stop = threading.Event()
+        self._spawn_lock = threading.Lock()
+        self._worker: threading.Thread | None = None
+        self._last_refresh = 0.0
+        self.state = "starting"
+        self.error = ""
+
+    # lifecycle
+    def start(self) -> None:
+        """Update the index (keyword side) and then embed, in a background thread."""
+        self._spawn(initial=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._worker is not None:
+            self._worker.join(timeout=5)  # at most one embedding slice is in flight
+        with self.lock:
+            self.index.close()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    def _spawn(self, *, initial: bool = False) -> None:
+        with self._spawn_lock:
+            if self._worker is not None and self._worker.is_alive():
+                return
+            self._worker = threading.Thread(target=self._background, args=(initial,), name="codesift-index",
+                                            daemon=True)
+            self._worker.start()
+
+    def _background(self, initial: bool) -> None:
+        try:
+            if initial:
+                with self.lock:
+                    self.state = "indexing"
+                    self.index.update(embed=False)
+                    self._last_refresh = time.monotonic()
+                self._ready.set()
+            if self.embed:
+                self._embed_pending()
+            self.state = "idle"
+        except Exception as exc:  # the server keeps serving what it has; index_status says why
+            self.state, self.error = "failed", _one_line(f"{type(exc).__name__}: {exc}")
+            log.warning("background indexing failed: %s", self.error)
+        finally:
+            self._ready.set()
+
+    def _embed_pending(self) -> None:
+        slice_size = min(EMBED_SLICE, self.index.config.embed_batch)
+        while not self._stop.is_set():
+            with self.lock:
+                embedder = self.index.embedder()
+                if embedder is None:
+                    return
+                self.state = "embedding"
+                done = self.index.indexer.embed_pending(embedder, limit=slice_size)
+            if not done:
+                return
+            time.sleep(0.01)  # hand the lock to a waiting tool call between slices
+
+    @property
+    def embedding_in_progress(self) -> bool:
+        return self.state in ("indexing", "embedding") and self._worker is not None and self._worker.is_alive()
+
+    # calls
+    def call_sync(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> T:
+        """Run ``fn(index)`` under the lock (after a throttled refresh when ``refresh``)."""
+        self._ready.wait()
+        pending = 0
+        with self.lock:
+            if refresh and time.monotonic() - self._last_refresh > self.refresh_interval:
+                pending = self.index.update(embed=False).embed_pending
+                self._last_refresh = time.monotonic()
+            result = fn(self.index)
+        if pending and self.embed and not self._stop.is_set():
+            self._spawn()
+        return result
+
+    async def call(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> T:
+        """:meth:`call_sync` in a worker thread, so the event loop keeps serving."""
+        return await anyio.to_thread.run_sync(partial(self.call_sync, fn, refresh=refresh))
+
+    def status(self) -> dict[str, Any]:
+        info = self.index.status()
+        if self.state == "failed":
+            info["background"] = f"failed: {self.error}"
+        elif self.embedding_in_progress:
+            info["background"] = f"{self.state} in progress"
+        return info
+
+
+# -- payloads --------------------------------------------------------------------------------------
+def _one_line(text: str, limit: int = 400) -> str:
+    return " ".join(str(text).split())[:limit]
+
+
+def search_payload(index: "Index", response: Any, *, offset: int, limit: int, background: bool) -> dict[str, Any]:
+    """A SearchResponse as JSON-ready data, each result with its id, decorators and route."""
+    rows = index.store.chunks_by_id([r.chunk_id for r in response.results])
+    results = []
+    for r in response.results:
+        row = rows.get(r.chunk_id)
+        item = {k: v for k, v in r.to_dict().items() if k not in ("explain", "chunk_id")}
+        item["id"] = r.chunk_id
+        item["decorators"] = _decorators(row)
+        item["route"] = (row["route"] if row is not None else None) or None
+        results.append(item)
+    notes = list(response.notes)
+    if background and response.coverage < 1:
+        # Index.search suggests `codesift index`; here the server is already embedding
+        notes = [n for n in notes if "chunks embedded" not in n] + [
+            f"{response.coverage:.0%} of chunks embedded so far: embedding continues in the background, "
+            "keyword matching already covers everything"]
+    return {"query": response.query, "mode": response.mode, "embedding_status": response.embedding_status,
+            "coverage": response.coverage, "notes": notes, "offset": offset, "limit": limit, "results": results}
+
+
+def _decorators(row: Any) -> list[str]:
+    try:
+        return list(json.loads(row["decorators"] or "[]")) if row is not None else []
+    except (ValueError, TypeError):
+        return []
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        return item
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    if hasattr(item, "to_dict"):
+        return dict(item.to_dict())
+    return {"value": str(item)}
+
+
+def usages_payload(found: Any, *, symbol_name: str, offset: int, limit: int) -> dict[str, Any]:
+    """Whatever ``Index.find_usages`` returns (a list, or a dict holding one) as a payload."""
+    extra: dict[str, Any] = {}
+    items = found
+    if isinstance(found, dict):
+        key = next((k for k in ("usages", "results", "references") if isinstance(found.get(k), list)), None)
+        items = found.get(key, []) if key else []
+        extra = {k: v for k, v in found.items() if k != key}
+    results = [_as_dict(i) for i in list(items or [])[offset:]]
+    return {**extra, "symbol_name": symbol_name, "offset": offset, "limit": limit, "results": results}
+
+
+def _source_label(index: "Index", result_id: int) -> str:
+    row = index.store.chunks_by_id([result_id]).get(result_id)
+    return f"{row['qualified_name']} at {row['path']}:{row['start_line']}" if row is not None else ""
+
+
+# -- the server ------------------------------------------------------------------------------------
+class CodesiftMCP(MCPServer):
+    """MCPServer whose argument errors read as one line (the SDK's are pydantic's multi-line dumps)."""
+
+    def __init__(self, *args: Any, tools: list[Tool], **kwargs: Any) -> None:
+        super().__init__(*args, tools=tools, **kwargs)
+        self.accepted = {t.name: sorted(t.parameters.get("properties", {})) for t in tools}
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(argument_error(name, exc.__cause__, self.accepted.get(name, []))) from None
+            raise
+
+
+def argument_error(tool: str, exc: ValidationError, accepted: list[str]) -> str:
+    """``search_code: invalid arguments: limit: Input should be ≤ 100; foo: unknown argument (accepted: …)``."""
+    problems = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        if err["type"] == "extra_forbidden":
+            problems.append(f"{where}: unknown argument (accepted: {', '.join(accepted)})")
+        else:
+            problems.append(f"{where}: {err['msg']}")
+    return _one_line(f"{tool}: invalid arguments: " + "; ".join(problems), 600)
+
+
+def strict(tool: Tool) -> Tool:
+    """Reject unknown arguments: the SDK's argument models ignore extra fields by default."""
+    base = tool.fn_metadata.arg_model
+    model = type(base.__name__, (base,), {"model_config": ConfigDict(**base.model_config, extra="forbid"),
+                                          "__module__": base.__module__})
+    tool.fn_metadata.arg_model = model
+    tool.parameters = model.model_json_schema(by_alias=True)
+    return tool
+
+
+def _ok(rendered: md.Rendered) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=rendered.text)], structured_content=rendered.data)
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=_one_line(message, 600))], is_error=True)
+
+
+async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.Rendered], *,
+                 refresh: bool = False) -> CallToolResult:
+    """Run ``work`` against the index and turn expected failures into one-line tool errors."""
+    from .api import IndexMismatchError
+
+    try:
+        return _ok(await service.call(work, refresh=refresh))
+    except (ToolFailure, ValueError, LookupError, IndexMismatchError, OSError) as exc:
+        return _error(f"{tool}: {exc}")
+    except Exception as exc:  # a bug: the traceback goes to the server log, the agent gets one line
+        log.exception("tool %s failed", tool)
+        return _error(f"{tool}: internal error ({type(exc).__name__}: {exc})")
+
+
+def build_server(service: IndexService) -> CodesiftMCP:
+    """The MCP server with the nine codesift tools bound to ``service``."""
+    svc = service  # the tools have a parameter called ``service`` (a folder): keep the two apart
+
+    async def search_code(query: Query, limit: Limit = 10, service: Service = None, path: PathFilter = None,
+                          language: Language = None, kind: Kind = None, threshold: Threshold = None,
+                          offset: Offset = 0, mode: Mode = "hybrid",
+                          max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            response = index.search(query, limit=limit, mode=mode, path=path, language=language, kind=kind,
+                                    threshold=threshold, offset=offset, service=service)
+            payload = search_payload(index, response, offset=offset, limit=limit,
+                                     background=svc.embedding_in_progress)
+            return md.render_search(payload, max_chars)
+        return await answer("search_code", svc, work, refresh=True)
+
+    async def find_symbol(name: Name, symbol_type: SymbolType = None, service: Service = None,
+                          exact: Exact = False, offset: Offset = 0) -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            found = index.find_symbol(name, kind=symbol_type, exact=exact, service=service)
+            return md.render_symbols({"name": name, "offset": offset, "results": found[offset:]})
+        return await answer("find_symbol", svc, work, refresh=True)
+
+    async def find_usages(symbol_name: UsedName, service: Service = None, limit: UsageLimit = 50,
+                          offset: Offset = 0) -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            finder = getattr(index, "find_usages", None)
+            if finder is None:
+                raise ToolFailure("not available in this codesift version (Index.find_usages is missing); "
+                                  "use search_code with the name and mode='keyword' instead")
+            found = finder(symbol_name, limit=limit + offset, service=service)
+            return md.render_usages(usages_payload(found, symbol_name=symbol_name, offset=offset, limit=limit))
+        return await answer("find_usages", svc, work, refresh=True)
+
+    async def get_code_context(file_path: FilePath, symbol_name: SymbolName = None, ref: GitRef = None,
+                               context_lines: ContextLines = 0, start_line: StartLine = None,
+                               max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            payload = index.get_code_context(file_path, symbol_name, ref=ref, context_lines=context_lines)
+            return md.render_context(payload, max_chars, start_line)
+        return await answer("get_code_context", svc, work)
+
+    def similar_tool(tool: str, spread: bool) -> Callable[..., Any]:
+        async def similar(result_id: ResultId, limit: SimilarLimit = 10, offset: Offset = 0) -> CallToolResult:
+            def work(index: "Index") -> md.Rendered:
+                method = index.drill_down if spread else index.find_similar
+                found = method(result_id, limit=limit + offset)
+                return md.render_similar({"result_id": result_id, "source": _source_label(index, result_id),
+                                          "spread": spread, "offset": offset, "results": found[offset:]})
+            return await answer(tool, svc, work)
+        similar.__name__ = tool
+        return similar
+
+    async def summarize_matches(query: Query, limit: Limit = 30, service: Service = None) -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            files = index.summarize_matches(query, limit=limit, service=service)
+            return md.render_summary({"query": query, "limit": limit, "results": files})
+        return await answer("summarize_matches", svc, work, refresh=True)
+
+    async def index_status() -> CallToolResult:
+        return await answer("index_status", svc, lambda index: md.render_status(svc.status()), refresh=True)
+
+    async def list_sources() -> CallToolResult:
+        def work(index: "Index") -> md.Rendered:
+            return md.render_sources({"root": str(index.root), "results": index.list_sources()})
+        return await answer("list_sources", svc, work, refresh=True)
+
+    descriptions = {
+        search_code: "Search the repository's code by meaning and keywords (hybrid BM25 + embeddings). Use it for "
+                     "behaviour described in words ('where are redirects followed', 'parse the JSON body'); use "
+                     "find_symbol instead when you know (part of) a name. Returns ranked definitions (function, "
+                     "method, class, doc section) with path:start-end, score, signature, decorators/route and a "
+                     "code snippet; each has an ID for find_similar / drill_down. Filters: service, path, language, "
+                     "kind. Long answers are cut at max_chars and name the offset of the next page.",
+        find_symbol: "Find definitions by name: exact (qualified) matches first, then prefix, camel-hump ('RCJ' → "
+                     "RequestsCookieJar) and substring matches. Use it when you know (part of) a name; use "
+                     "search_code for behaviour described in words. Returns location, kind, signature, decorators "
+                     "and the docstring's first paragraph, no bodies (read those with get_code_context).",
+        find_usages: "Find where a symbol is used: calls, imports, type uses, inheritance, decorators, attribute "
+                     "reads. Use it before changing a function's signature or to see how something is called. "
+                     "Returns path:line, the kind of use, the enclosing definition and the line of code.",
+        get_code_context: "Read the current source of a file, or of one definition in it (symbol_name, plus "
+                          "context_lines around), with line numbers; optionally at a git ref. Use it after a "
+                          "search to see exact code before editing. Paths are relative to the indexed root; paths "
+                          "outside it are refused. Long files are cut at max_chars: continue with start_line.",
+        similar_tool("find_similar", False): "Find code that is semantically similar to one result (by embedding): "
+                                         "other implementations of the same idea, near-duplicates, related "
+                                         "helpers. Pass the ID of a search_code or find_symbol result.",
+        similar_tool("drill_down", True): "Map a topic across the tree from one result: like find_similar but at most "
+                                      "one result per file and never the result's own file, so you see every "
+                                      "place that deals with the same concern. Pass a search_code result's ID.",
+        summarize_matches: "A cheap file-level overview for a query: one line per matching file with its best "
+                           "score, a one-line description and the matching symbols, no code. Use it to decide "
+                           "which files to read, or when search_code's answers would be too long.",
+        index_status: "What the index holds: root, file and symbol counts, languages, skipped files and why, the "
+                      "embedding model and semantic coverage (below 100% while embedding runs in the background), "
+                      "last update. Use it when results look incomplete.",
+        list_sources: "The indexed root and its top-level folders with file and symbol counts. Use it to learn the "
+                      "repository's layout and the names to pass as service= to the search tools.",
+    }
+    read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+    tools = [strict(Tool.from_function(fn, name=fn.__name__, description=text, annotations=read_only,
+                                       structured_output=False))
+             for fn, text in descriptions.items()]
+    return CodesiftMCP("codesift", instructions=INSTRUCTIONS, version=_version("codesift"), tools=tools,
+                       log_level="WARNING")
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0"
+
+
+def serve(index: "Index", *, http: bool = False, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          embed: bool = True) -> None:
+    """Serve ``index`` until the client disconnects (stdio) or the process is stopped (HTTP)."""
+    service = IndexService(index, embed=embed)
+    server = build_server(service)
+    service.start()
+    try:
+        if http:
+            server.run("streamable-http", host=host, port=port)
+        else:
+            server.run("stdio")
+    finally:
+        service.close()

@@ -1,0 +1,243 @@
+"""The MCP server end to end: `codesift serve` as a subprocess, driven by the SDK's own client.
+
+One stdio session (module-scoped) calls every tool once and the tests below assert on the answers;
+one test does the same over streamable HTTP. An in-process test covers search while embedding is
+still pending.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from codesift import Index  # noqa: E402
+from conftest import write_repo  # noqa: E402
+
+TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
+         "summarize_matches", "index_status", "list_sources"}
+HAS_FIND_USAGES = hasattr(Index, "find_usages")
+
+
+def text(result) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+async def wait_embedded(session: ClientSession, seconds: float = 30) -> dict:
+    """Poll index_status until the background embedding is done (bounded)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status = (await session.call_tool("index_status", {})).structured_content
+        if (status["coverage"] >= 1 and "background" not in status) or time.monotonic() > deadline:
+            return status
+        await anyio.sleep(0.2)
+
+
+async def stdio_scenario(repo: Path, errlog) -> dict:
+    """Every tool once (plus error cases) over one stdio session; returns the answers by key."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "codesift", "serve", str(repo)])
+    out: dict = {}
+    with anyio.fail_after(90):
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            out["tools"] = (await session.list_tools()).tools
+            calls = {
+                "search": ("search_code", {"query": "rebuild_auth", "limit": 3}),
+                "search_filtered": ("search_code", {"query": "parse json body", "language": "javascript",
+                                                     "mode": "keyword"}),
+                "search_small": ("search_code", {"query": "redirect", "limit": 5, "max_chars": 1000}),
+                "symbol": ("find_symbol", {"name": "RCJ"}),
+                "usages": ("find_usages", {"symbol_name": "resolve_redirects"}),
+                "context": ("get_code_context", {"file_path": "src/http/sessions.py", "symbol_name": "rebuild_auth"}),
+                "outside": ("get_code_context", {"file_path": "../x"}),
+                "summary": ("summarize_matches", {"query": "redirect"}),
+                "sources": ("list_sources", {}),
+                "unknown_arg": ("search_code", {"query": "x", "bogus": 1}),
+                "bad_limit": ("search_code", {"query": "x", "limit": 0}),
+                "empty_query": ("search_code", {"query": "   "}),
+                "bad_mode": ("search_code", {"query": "x", "mode": "fuzzy"}),
+                "bad_id": ("find_similar", {"result_id": 999_999}),
+            }
+            for key, (name, args) in calls.items():
+                out[key] = await session.call_tool(name, args)
+            out["status"] = await wait_embedded(session)
+            hit = (await session.call_tool("search_code", {"query": "rebuild_auth"})).structured_content["results"][0]
+            out["hit"] = hit
+            out["similar"] = await session.call_tool("find_similar", {"result_id": hit["id"], "limit": 3})
+            out["drill"] = await session.call_tool("drill_down", {"result_id": hit["id"], "limit": 5})
+    return out
+
+
+@pytest.fixture(scope="module")
+def session_results(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("mcp")
+    repo = write_repo(tmp / "repo")
+    with open(tmp / "server.log", "w+") as errlog:
+        try:
+            return anyio.run(stdio_scenario, repo, errlog)
+        except BaseException:
+            errlog.seek(0)
+            print("server log:\n" + errlog.read()[-4000:])
+            raise
+
+
+def test_lists_all_tools_with_descriptions_and_schemas(session_results):
+    tools = {t.name: t for t in session_results["tools"]}
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert len(tool.description) > 80, tool.name
+        assert tool.input_schema["type"] == "object" and tool.input_schema.get("additionalProperties") is False
+    assert {"query", "limit", "service", "path", "language", "kind", "threshold", "offset", "mode",
+            "max_chars"} <= set(tools["search_code"].input_schema["properties"])
+    assert tools["search_code"].input_schema["required"] == ["query"]
+    assert set(tools["find_symbol"].input_schema["properties"]) >= {"name", "symbol_type", "service", "exact"}
+
+
+def test_search_code_answers_markdown_and_structured(session_results):
+    result = session_results["search"]
+    assert not result.is_error
+    body = text(result)
+    assert "src/http/sessions.py:14" in body and "### 1. SessionRedirectMixin.rebuild_auth (method)" in body
+    assert "```python" in body and "Search `rebuild_auth` · mode: hybrid" in body
+    data = result.structured_content
+    first = data["results"][0]
+    assert (first["path"], first["start_line"], first["kind"]) == ("src/http/sessions.py", 14, "method")
+    assert isinstance(first["id"], int) and len(data["results"]) <= 3
+    filtered = session_results["search_filtered"]
+    assert all(r["language"] == "javascript" for r in filtered.structured_content["results"])
+    assert "parseJsonBody" in text(filtered) and "mode: keyword" in text(filtered)
+
+
+def test_search_budget_pages_with_offset(session_results):
+    result = session_results["search_small"]
+    assert len(text(result)) <= 1000
+    data = result.structured_content
+    assert data["truncated"] and f"call again with offset={data['next_offset']}" in text(result)
+
+
+def test_find_symbol_get_code_context_summary_sources(session_results):
+    assert "RequestsCookieJar" in text(session_results["symbol"])
+    assert session_results["symbol"].structured_content["results"][0]["match"] == "camel_hump"
+    context = text(session_results["context"])
+    assert "14 |     def rebuild_auth(self, prepared, response):" in context
+    assert "SessionRedirectMixin.rebuild_auth (method)" in context
+    summary = session_results["summary"]
+    assert "- **src/http/sessions.py**" in text(summary) and "```" not in text(summary)
+    sources = session_results["sources"].structured_content["results"]
+    assert {s["service"] for s in sources} >= {"src", "web", "docs", "tests"}
+
+
+def test_errors_are_one_line_tool_errors(session_results):
+    expect = {"outside": "outside the indexed root", "unknown_arg": "bogus: unknown argument",
+              "bad_limit": "limit: Input should be greater than or equal to 1",
+              "empty_query": "query: String should have at least 1 character",
+              "bad_mode": "mode: Input should be 'hybrid', 'keyword' or 'semantic'",
+              "bad_id": "no embedded chunk with id 999999"}
+    for key, fragment in expect.items():
+        result = session_results[key]
+        assert result.is_error, key
+        message = text(result)
+        assert fragment in message, (key, message)
+        assert "\n" not in message.strip() and "Traceback" not in message, key
+
+
+def test_find_similar_and_drill_down_from_a_search_id(session_results):
+    assert session_results["status"]["coverage"] == 1.0
+    hit = session_results["hit"]
+    similar = session_results["similar"]
+    assert not similar.is_error and f"Code similar to result {hit['id']}" in text(similar)
+    ids = [r["id"] for r in similar.structured_content["results"]]
+    assert ids and hit["id"] not in ids
+    drill = session_results["drill"].structured_content["results"]
+    paths = [r["path"] for r in drill]
+    assert len(paths) == len(set(paths)) and hit["path"] not in paths
+
+
+@pytest.mark.skipif(not HAS_FIND_USAGES, reason="Index.find_usages is not there yet")
+def test_find_usages(session_results):
+    result = session_results["usages"]
+    assert not result.is_error, text(result)
+    assert "tests/test_sessions.py" in text(result)
+
+
+@pytest.mark.skipif(HAS_FIND_USAGES, reason="Index.find_usages exists")
+def test_find_usages_says_when_it_is_missing(session_results):
+    result = session_results["usages"]
+    assert result.is_error and "not available" in text(result)
+
+
+def test_keyword_search_works_while_embedding_is_pending(repo):
+    """In-process, embedding off: hybrid search answers from keywords and reports the coverage."""
+    from mcp import Client
+
+    from codesift.mcp_server import IndexService, build_server
+
+    service = IndexService(Index(repo), embed=False)
+    server = build_server(service)
+    service.start()
+
+    async def scenario():
+        async with Client(server) as client:
+            return await client.call_tool("search_code", {"query": "rebuild_auth"})
+
+    try:
+        result = anyio.run(scenario)
+    finally:
+        service.close()
+    assert not result.is_error
+    assert "src/http/sessions.py:14" in text(result) and "semantic coverage 0%" in text(result)
+    assert result.structured_content["coverage"] == 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_streamable_http(repo, tmp_path):
+    port = free_port()
+    log = open(tmp_path / "server.log", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "codesift", "serve", str(repo), "--http", "--port", str(port)],
+                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
+    try:
+        for _ in range(300):  # up to ~30 s for imports and the start-up index update
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("server never listened:\n" + (tmp_path / "server.log").read_text()[-3000:])
+
+        async def scenario():
+            with anyio.fail_after(60):
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
+                        ClientSession(read, write) as session:
+                    await session.initialize()
+                    tools = (await session.list_tools()).tools
+                    result = await session.call_tool("search_code", {"query": "cookie jar", "limit": 2})
+                    return tools, result
+
+        tools, result = anyio.run(scenario)
+        assert {t.name for t in tools} == TOOLS
+        assert not result.is_error and "src/http/cookies.py" in text(result)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
