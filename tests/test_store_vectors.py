@@ -1,63 +1,104 @@
 import numpy as np
+import pytest
 
 from codesift.store import vectors as vmod
 from codesift.store.vectors import VectorIndex
 
 
-def _data(n, dim=8, seed=0):
-    rng = np.random.default_rng(seed)
-    mat = rng.normal(size=(n, dim)).astype(np.float32)
-    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
-    return np.arange(100, 100 + n, dtype=np.int64), mat.astype(np.float16)
+class Source:
+    """A stand-in for SQLite: ids → vectors, counting what is read."""
+
+    def __init__(self, n, dim=8, seed=0):
+        rng = np.random.default_rng(seed)
+        mat = rng.normal(size=(n, dim)).astype(np.float32)
+        mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+        self.vecs = {100 + i: mat[i].astype(np.float16) for i in range(n)}
+        self.dim = dim
+        self.read = 0
+
+    def ids(self):
+        return np.array(sorted(self.vecs), dtype=np.int64)
+
+    def vectors_for(self, ids):
+        self.read += len(ids)
+        return np.array([self.vecs[int(i)] for i in ids], dtype=np.float16).reshape(len(ids), self.dim)
+
+    def load(self, index, gen):
+        index.load(gen, self.ids, self.vectors_for)
 
 
 def test_exact_search_finds_the_query_itself(tmp_path):
-    ids, mat = _data(50)
+    src = Source(50)
     index = VectorIndex(tmp_path, 8)
-    index.load(1, lambda: (ids, mat))
-    hits = index.search(mat[7].astype(np.float32), 3)
-    assert hits[0][0] == 107
-    assert hits[0][1] > hits[1][1]
+    src.load(index, 1)
+    hits = index.search(src.vecs[107].astype(np.float32), 3)
+    assert hits[0][0] == 107 and hits[0][1] > hits[1][1]
 
 
 def test_allowed_ids_prefilter(tmp_path):
-    ids, mat = _data(50)
+    src = Source(50)
     index = VectorIndex(tmp_path, 8)
-    index.load(1, lambda: (ids, mat))
-    hits = index.search(mat[7].astype(np.float32), 5, allowed=np.array([120, 121]))
+    src.load(index, 1)
+    hits = index.search(src.vecs[107].astype(np.float32), 5, allowed=np.array([120, 121]))
     assert {h[0] for h in hits} == {120, 121}
 
 
-def test_snapshot_reused_for_same_generation_and_rebuilt_for_new(tmp_path):
-    ids, mat = _data(20)
-    calls = []
+def test_snapshot_reused_for_same_generation_and_patched_for_new(tmp_path):
+    src = Source(20)
+    src.load(VectorIndex(tmp_path, 8), 3)
+    assert src.read == 20
+    src.load(VectorIndex(tmp_path, 8), 3)
+    assert src.read == 20  # same generation: nothing read
+    del src.vecs[105]
+    src.vecs[500] = src.vecs[106]
+    index = VectorIndex(tmp_path, 8)
+    src.load(index, 4)
+    assert src.read == 21  # only the one new id was read
+    assert sorted(int(i) for i in index.ids) == sorted(src.vecs)
+    assert index.search(src.vecs[500].astype(np.float32), 2)[0][0] in {106, 500}
 
-    def rebuild():
-        calls.append(1)
-        return ids, mat
 
-    VectorIndex(tmp_path, 8).load(3, rebuild)
-    VectorIndex(tmp_path, 8).load(3, rebuild)
-    assert len(calls) == 1
-    VectorIndex(tmp_path, 8).load(4, rebuild)
-    assert len(calls) == 2
-
-
-def test_hnsw_above_threshold_agrees_with_exact(tmp_path, monkeypatch):
+@pytest.mark.parametrize("n", [500])
+def test_hnsw_above_threshold_agrees_with_exact_and_is_patched(tmp_path, monkeypatch, n):
     monkeypatch.setattr(vmod, "HNSW_THRESHOLD", 100)
-    ids, mat = _data(500, dim=16, seed=1)
+    src = Source(n, dim=16, seed=1)
     index = VectorIndex(tmp_path, 16)
-    index.load(1, lambda: (ids, mat))
+    src.load(index, 1)
     assert index._hnsw is not None
-    q = mat[42].astype(np.float32)
+    q = src.vecs[142].astype(np.float32)
     assert index.search(q, 1)[0][0] == 142
     # the saved graph is reopened (memory-mapped) instead of rebuilt
     again = VectorIndex(tmp_path, 16)
-    again.load(1, lambda: (_ for _ in ()).throw(AssertionError("rebuilt")))
+    src.load(again, 1)
     assert again.search(q, 1)[0][0] == 142
+    # a removed id disappears and a new one is found, without a rebuild of the graph
+    del src.vecs[142]
+    src.vecs[9000] = q.astype(np.float16)
+    patched = VectorIndex(tmp_path, 16)
+    src.load(patched, 2)
+    assert patched.search(q, 1)[0][0] == 9000
+    assert 142 not in {h[0] for h in patched.search(q, 10)}
+
+
+def test_vector_of(tmp_path):
+    src = Source(10)
+    index = VectorIndex(tmp_path, 8)
+    src.load(index, 1)
+    assert np.allclose(index.vector_of(103), src.vecs[103].astype(np.float32))
+    assert index.vector_of(1) is None
 
 
 def test_empty_index(tmp_path):
     index = VectorIndex(tmp_path, 8)
-    index.load(1, lambda: (np.zeros(0, dtype=np.int64), np.zeros((0, 8), dtype=np.float16)))
+    index.load(1, lambda: np.zeros(0, dtype=np.int64), lambda ids: np.zeros((0, 8), dtype=np.float16))
     assert index.search(np.ones(8, dtype=np.float32), 5) == []
+
+
+def test_usearch_then_onnxruntime_in_one_process(tmp_path):
+    """Regression: usearch's native library loaded before onnxruntime's used to crash the process."""
+    import subprocess
+    import sys
+
+    code = "from codesift.store.vectors import _usearch_index; _usearch_index(); import onnxruntime; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok"

@@ -123,7 +123,7 @@ class Index:
         gen = int(self.store.get_meta("generation", "0") or 0)
         if self._vectors is None or gen != self._vectors_gen:
             vectors = VectorIndex(self.folder / "dense", embedder.dim)
-            vectors.load(gen, lambda: self.store.vector_matrix(embedder.dim))
+            vectors.load(gen, self.store.embedded_chunk_ids, lambda ids: self.store.vectors_for(ids, embedder.dim))
             self._vectors, self._vectors_gen = vectors, gen
         return self._vectors
 

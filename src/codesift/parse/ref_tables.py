@@ -109,6 +109,10 @@ _PYTHON = r"""
 (ERROR "def" . (identifier) @skip)
 (ERROR "class" . (call function: (identifier) @skip))
 (ERROR "def" . (call function: (identifier) @skip))
+(ERROR (ERROR "class") . (identifier) @skip)
+(ERROR (ERROR "def") . (identifier) @skip)
+(ERROR (ERROR "class") . (call function: (identifier) @skip))
+(ERROR (ERROR "def") . (call function: (identifier) @skip))
 
 (assignment left: (_) @store)
 (augmented_assignment left: (_) @store)
@@ -201,7 +205,7 @@ _JS_CLASS = r"""
 """
 
 _JSX = r"""
-(jsx_closing_element name: (_) @skip)
+(jsx_closing_element name: (_) @skip.scope)
 ((jsx_opening_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
 ((jsx_self_closing_element name: (identifier) @skip) (#match? @skip "^[a-z]"))
 (jsx_opening_element name: (identifier) @call)
@@ -277,7 +281,8 @@ _GO = r"""
 
 ; embedding: a struct field or interface element without a name
 (field_declaration_list (field_declaration !name type: (type_identifier) @inherit))
-(field_declaration_list (field_declaration !name type: (qualified_type name: (type_identifier) @inherit)))
+(field_declaration_list (field_declaration !name
+  type: (qualified_type name: (type_identifier) @inherit)))
 (field_declaration_list (field_declaration !name type: (pointer_type (type_identifier) @inherit)))
 (field_declaration_list (field_declaration !name
   type: (pointer_type (qualified_type name: (type_identifier) @inherit))))

@@ -57,8 +57,8 @@ MAX_QUALIFIER = 120
 _HEAD_BYTES = 4 * MAX_QUALIFIER  # receiver text looked at (long chains are cut, not copied)
 _STORE_WALK_LIMIT = 10_000  # nodes looked at under one assignment target
 _QUOTED = re.compile(r"""["'`<]([^"'`<>]+)["'`>]""")
-_IMPORT_DEPTH = 5
-_MEMBER_DEPTH = 4  # nested member wrappers looked through for a member's name  # parents looked through from an imported name up to its import statement
+_IMPORT_DEPTH = 5  # parents looked through from an imported name up to its import statement
+_MEMBER_DEPTH = 4  # nested member wrappers looked through for a member's name
 _SEPARATORS = " .:?&->\\"  # between a receiver and its member: . ?. :: -> ?-> &. \\
 
 

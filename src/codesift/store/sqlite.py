@@ -254,14 +254,26 @@ class MetaStore:
             ((h, data[i].tobytes()) for i, h in enumerate(hashes)),
         )
 
-    def vector_matrix(self, dim: int) -> tuple[np.ndarray, np.ndarray]:
-        """(chunk ids, float16 matrix) for every chunk that has a vector."""
+    def embedded_chunk_ids(self) -> np.ndarray:
+        """Ids of every chunk that has a vector, ascending."""
         rows = self.db.execute(
-            "SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.hash = c.embed_hash ORDER BY c.id"
+            "SELECT c.id FROM chunks c WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash) ORDER BY c.id"
         ).fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float16).reshape(len(rows), dim)
-        return ids, mat
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def vectors_for(self, ids: np.ndarray, dim: int) -> np.ndarray:
+        """float16 vectors of the given chunk ids, in the same order (zeros where one is missing)."""
+        out = np.zeros((len(ids), dim), dtype=np.float16)
+        pos = {int(cid): i for i, cid in enumerate(ids)}
+        keys = list(pos)
+        for start in range(0, len(keys), 900):
+            part = keys[start : start + 900]
+            marks = ",".join("?" * len(part))
+            for cid, blob in self.db.execute(
+                f"SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.hash = c.embed_hash WHERE c.id IN ({marks})", part
+            ):
+                out[pos[cid]] = np.frombuffer(blob, dtype=np.float16)
+        return out
 
     def prune_vectors(self) -> int:
         """Drop cached vectors no chunk refers to any more; return how many."""

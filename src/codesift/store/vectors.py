@@ -1,8 +1,10 @@
 """Dense retrieval over the stored chunk vectors: exact search when small, usearch HNSW when large.
 
-The vectors live in SQLite (the content-addressed cache). This module keeps a derived snapshot beside it
-(``vectors.npy`` + ``vector_ids.npy``, memory-mapped, and ``vectors.usearch`` above the HNSW threshold),
-tagged with the generation it was built from, and rebuilds it when the generation moved.
+The vectors live in SQLite (the content-addressed cache, the source of truth). This module keeps a
+derived snapshot beside it — ``vector_ids.npy`` + ``vectors.npy`` (float16, memory-mapped) and, above
+the HNSW threshold, ``vectors.usearch`` — tagged with the generation it was built from. When the
+generation moves, only the difference is applied: chunk ids are never reused, so the snapshot drops the
+ids that disappeared and appends the new ones instead of re-reading every vector.
 """
 
 from __future__ import annotations
@@ -15,6 +17,22 @@ from pathlib import Path
 import numpy as np
 
 HNSW_THRESHOLD = 20_000  # below this, exact float32 dot products answer in a few ms
+
+IdsFn = Callable[[], np.ndarray]  # the current ids of chunks that have a vector
+VectorsFn = Callable[[np.ndarray], np.ndarray]  # float16 vectors for the given ids, same order
+
+
+def _usearch_index():  # noqa: ANN202
+    """usearch's ``Index`` class. onnxruntime is imported first when installed: loading usearch's
+    native library before onnxruntime's crashes the process (seen with usearch 2.26 + onnxruntime
+    1.32 on Linux x86_64), the other order works."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        pass
+    from usearch.index import Index
+
+    return Index
 
 
 def _atomic_save(path: Path, array: np.ndarray) -> None:
@@ -30,59 +48,102 @@ class VectorIndex:
         self.folder = folder
         self.dim = dim
         self.ids = np.zeros(0, dtype=np.int64)
-        self.matrix = np.zeros((0, dim), dtype=np.float32)
+        self.matrix = np.zeros((0, dim), dtype=np.float16)
+        self._dense: np.ndarray | None = None  # float32 copy for exact search (small indexes only)
         self._hnsw = None
         self._pos: dict[int, int] | None = None
+        self._ids_path = folder / "vector_ids.npy"
+        self._mat_path = folder / "vectors.npy"
+        self._hnsw_path = folder / "vectors.usearch"
+        self._tag_path = folder / "vectors.json"
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def load(self, generation: int, rebuild: Callable[[], tuple[np.ndarray, np.ndarray]]) -> None:
-        """Open the snapshot for ``generation``; else call ``rebuild`` for (ids, float16 matrix) and save it."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tag_path = self.folder / "vectors.json"
+    def _tag(self) -> dict:
         try:
-            tag = json.loads(tag_path.read_text())
+            return json.loads(self._tag_path.read_text())
         except (OSError, ValueError):
-            tag = {}
-        ids_path, mat_path = self.folder / "vector_ids.npy", self.folder / "vectors.npy"
-        hnsw_path = self.folder / "vectors.usearch"
-        if tag.get("generation") == generation and tag.get("dim") == self.dim and ids_path.exists():
-            ids = np.load(ids_path, mmap_mode="r")
-            mat = np.load(mat_path, mmap_mode="r")
+            return {}
+
+    def load(self, generation: int, current_ids: IdsFn, vectors_for: VectorsFn) -> None:
+        """Open the snapshot for ``generation``, bringing an older one up to date incrementally."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tag = self._tag()
+        have = tag.get("dim") == self.dim and self._ids_path.exists() and self._mat_path.exists()
+        if have:
+            try:
+                ids = np.load(self._ids_path, mmap_mode="r")
+                mat = np.load(self._mat_path, mmap_mode="r")
+                have = len(ids) == len(mat) and mat.shape[1:] == (self.dim,)
+            except (OSError, ValueError):
+                have = False
+        if have and tag.get("generation") == generation:
+            self._set(ids, mat)
+            return
+        hnsw = None
+        if have:
+            now = np.asarray(current_ids(), dtype=np.int64)
+            keep = np.isin(ids, now)
+            added = np.setdiff1d(now, ids, assume_unique=True)
+            removed = np.asarray(ids)[~keep]
+            new_ids = np.concatenate([np.asarray(ids)[keep], added])
+            new_mat = np.concatenate([np.asarray(mat)[keep], vectors_for(added)]) if len(added) else np.asarray(mat)[keep]
+            if len(new_ids) >= HNSW_THRESHOLD and self._hnsw_path.exists():
+                hnsw = self._patch_hnsw(removed, added, new_mat[len(new_ids) - len(added):])
         else:
-            ids, mat = rebuild()
-            _atomic_save(ids_path, ids)
-            _atomic_save(mat_path, mat)
-            hnsw_path.unlink(missing_ok=True)
-            tag_path.write_text(json.dumps({"generation": generation, "dim": self.dim, "count": len(ids)}))
-        self.ids = np.asarray(ids)
-        self.matrix = np.asarray(mat, dtype=np.float32)
+            new_ids = np.asarray(current_ids(), dtype=np.int64)
+            new_mat = vectors_for(new_ids)
+        _atomic_save(self._ids_path, new_ids)
+        _atomic_save(self._mat_path, new_mat.astype(np.float16))
+        if hnsw is None:
+            self._hnsw_path.unlink(missing_ok=True)
+        self._tag_path.write_text(json.dumps({"generation": generation, "dim": self.dim, "count": len(new_ids)}))
+        self._set(np.load(self._ids_path, mmap_mode="r"), np.load(self._mat_path, mmap_mode="r"))
+
+    def _set(self, ids: np.ndarray, mat: np.ndarray) -> None:
+        self.ids, self.matrix = ids, mat
         self._pos = None
+        self._dense = None
         self._hnsw = None
-        if len(self.ids) >= HNSW_THRESHOLD:
-            self._hnsw = self._open_hnsw(hnsw_path)
+        if len(ids) >= HNSW_THRESHOLD:
+            self._hnsw = self._open_hnsw()
+        else:
+            self._dense = np.asarray(mat, dtype=np.float32)
 
-    def _open_hnsw(self, path: Path):  # noqa: ANN202 - usearch type is optional at import time
-        from usearch.index import Index
+    def _patch_hnsw(self, removed: np.ndarray, added: np.ndarray, added_vecs: np.ndarray):  # noqa: ANN202
+        index = _usearch_index().restore(str(self._hnsw_path))
+        if index is None:
+            return None
+        if len(removed):
+            index.remove(removed)
+        if len(added):
+            index.add(added, added_vecs.astype(np.float16), threads=os.cpu_count() or 1)
+        self._save_hnsw(index)
+        return index
 
-        if path.exists():
-            index = Index.restore(str(path), view=True)
+    def _save_hnsw(self, index) -> None:  # noqa: ANN001
+        tmp = self._hnsw_path.with_name(self._hnsw_path.name + ".tmp")
+        index.save(str(tmp))
+        os.replace(tmp, self._hnsw_path)
+
+    def _open_hnsw(self):  # noqa: ANN202 - usearch is imported lazily
+        Index = _usearch_index()  # noqa: N806 - a class
+        if self._hnsw_path.exists():
+            index = Index.restore(str(self._hnsw_path), view=True)
             if index is not None and len(index) == len(self.ids):
                 return index
         index = Index(ndim=self.dim, metric="ip", dtype="f16", connectivity=16, expansion_add=64,
                       expansion_search=96)
-        index.add(self.ids, self.matrix, threads=os.cpu_count() or 1)
-        tmp = path.with_name(path.name + ".tmp")
-        index.save(str(tmp))
-        os.replace(tmp, path)
-        return index
+        index.add(np.asarray(self.ids), np.asarray(self.matrix), threads=os.cpu_count() or 1)
+        self._save_hnsw(index)
+        return Index.restore(str(self._hnsw_path), view=True) or index
 
     def vector_of(self, chunk_id: int) -> np.ndarray | None:
         if self._pos is None:
             self._pos = {int(c): i for i, c in enumerate(self.ids)}
         pos = self._pos.get(int(chunk_id))
-        return None if pos is None else self.matrix[pos]
+        return None if pos is None else np.asarray(self.matrix[pos], dtype=np.float32)
 
     def search(
         self, query: np.ndarray, limit: int, allowed: np.ndarray | None = None
@@ -90,18 +151,20 @@ class VectorIndex:
         """Top ``limit`` (chunk id, cosine) pairs; ``allowed`` restricts to those chunk ids (pre-filter)."""
         if len(self.ids) == 0 or limit <= 0:
             return []
+        query = np.asarray(query, dtype=np.float32)
         if allowed is None and self._hnsw is not None:
-            matches = self._hnsw.search(query.astype(np.float32), limit)
+            matches = self._hnsw.search(query, limit)
             return [(int(k), float(1.0 - d)) for k, d in zip(matches.keys, matches.distances)]
         if allowed is not None:
             rows = np.flatnonzero(np.isin(self.ids, allowed))
             if len(rows) == 0:
                 return []
-            scores = self.matrix[rows] @ query
-            ids = self.ids[rows]
+            block = self._dense[rows] if self._dense is not None else np.asarray(self.matrix[rows], dtype=np.float32)
+            scores = block @ query
+            ids = np.asarray(self.ids)[rows]
         else:
-            scores = self.matrix @ query
-            ids = self.ids
+            scores = self._dense @ query if self._dense is not None else np.asarray(self.matrix, dtype=np.float32) @ query
+            ids = np.asarray(self.ids)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
