@@ -153,3 +153,30 @@ def test_status_reports_counts_languages_and_skips(index, repo):
     assert status["skipped"].get("lockfile") == 1
     assert status["model"] and status["dim"] == 384
     assert status["last_update"] is not None
+
+
+def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkeypatch):
+    from codesift import indexer
+
+    bad = repo / "src/http/broken.py"
+    bad.write_text("def broken():\n    pass\n")
+
+    def boom(path, data):
+        if path.endswith("broken.py"):
+            raise RuntimeError("parser exploded")
+        return real(path, data)
+
+    real = indexer.parse_file
+    monkeypatch.setattr(indexer, "parse_file", boom)
+    for attempt in range(indexer.QUARANTINE_AFTER):
+        stats = index.update()
+        assert stats.warnings.get("parse_error") == 1, attempt
+    stats = index.update()
+    assert "parse_error" not in stats.warnings and stats.skipped.get("quarantined") == 1
+    status = index.status()
+    assert "src/http/broken.py" in status["quarantined"] and "parser exploded" in status["quarantined"]["src/http/broken.py"]
+    bad.write_text("def broken_fixed():\n    pass\n")  # a changed file is tried again
+    monkeypatch.setattr(indexer, "parse_file", real)
+    index.update()
+    assert index.find_symbol("broken_fixed", exact=True)
+    assert index.status()["quarantined"] == {}

@@ -12,9 +12,10 @@ from pathlib import Path
 from .config import INDEX_DIR_NAME, Config, load_config
 from .embed import EmbeddingUnavailable, load_embedder
 from .embed.base import Embedder
-from .indexer import Indexer, Progress, UpdateStats
+from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
+from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 
@@ -113,6 +114,16 @@ class Index:
                 f"`codesift index --rebuild {self.root}` or configure the original model"
             )
 
+    def _repair_if_needed(self) -> None:
+        """Rebuild the keyword index if a writer died mid-update; a live writer is left alone."""
+        if self.store.get_meta("keyword_dirty", "0") == "0":
+            return
+        try:
+            with WriteLock(self.folder, 0):
+                self.indexer.ensure_keyword_consistent()
+        except IndexBusy:
+            pass  # another process is updating right now: it will leave the index consistent
+
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
         if self._count_cache[0] != gen:
@@ -129,9 +140,18 @@ class Index:
 
     # -- operations -----------------------------------------------------------------------------
     def update(
-        self, *, embed: bool = True, embed_limit: int | None = None, progress: Progress | None = None
+        self, *, embed: bool = True, embed_limit: int | None = None, progress: Progress | None = None,
+        lock_timeout: float = 10.0,
     ) -> UpdateStats:
-        """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``)."""
+        """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``).
+
+        One writer at a time: raises :class:`IndexBusy` when another process holds the write lock for
+        longer than ``lock_timeout`` seconds. Searches never wait for the lock.
+        """
+        with WriteLock(self.folder, lock_timeout):
+            return self._update(embed=embed, embed_limit=embed_limit, progress=progress)
+
+    def _update(self, *, embed: bool, embed_limit: int | None, progress: Progress | None) -> UpdateStats:
         stats = self.indexer.update(progress)
         if embed and (embedder := self.embedder()) is not None:
             t0 = time.perf_counter()
@@ -181,8 +201,7 @@ class Index:
             response.notes.append("empty query")
             return response
         filters = Filters(path=path, languages=_as_tuple(language), kinds=_as_tuple(kind))
-        if self.store.get_meta("keyword_dirty", "0") != "0":
-            self.indexer.ensure_keyword_consistent()
+        self._repair_if_needed()
         vectors = query_vector = None
         if mode != "keyword":
             embedder = self.embedder()
@@ -261,6 +280,7 @@ class Index:
             reasons[reason] = reasons.get(reason, 0) + 1
         embedder = self.embedder()
         last = self.store.get_meta("last_update")
+        quarantined = self.store.quarantined(QUARANTINE_AFTER)
         status: dict[str, object] = {
             "root": str(self.root),
             "index_dir": str(self.folder),
@@ -273,6 +293,7 @@ class Index:
             "dim": int(self.store.get_meta("model_dim") or 0) or None,
             "embedding_status": "ok" if embedder is not None else "keyword_only",
             "last_update": float(last) if last else None,
+            "quarantined": {path: err for path, (_, _, err) in sorted(quarantined.items())},
         }
         if embedder is None and self._embed_error is not None:
             status["embedding_reason"] = self._embed_error.reason

@@ -90,6 +90,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         cfg = load_config(target.resolve())
         folder = Path(cfg.index_dir).expanduser() if cfg.index_dir else target.resolve() / INDEX_DIR_NAME
         shutil.rmtree(folder, ignore_errors=True)
+    from .store.lock import IndexBusy
+
     idx = _open(str(target))
     console = Console(stderr=True)
     bar, update = _progress_printer(console)
@@ -102,6 +104,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: the index keeps what was committed; run `codesift index` again to continue")
         sys.exit(130)
+    except IndexBusy as exc:
+        _fail(str(exc), 1)
     status = idx.status()
     summary = {
         "root": str(idx.root), "files": status["files"], "symbols": status["symbols"],
@@ -145,10 +149,15 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
            mode: str, root: str | None, as_json: bool, threshold: float | None, explain: bool,
            no_update: bool) -> None:
     """Search the index for QUERY (updating it first when files changed)."""
+    from .store.lock import IndexBusy
+
     idx = _open(root, for_search=True)
     try:
         if not no_update:
-            idx.update(embed=mode != "keyword", embed_limit=idx.config.auto_embed_limit)
+            try:
+                idx.update(embed=mode != "keyword", embed_limit=idx.config.auto_embed_limit, lock_timeout=0)
+            except IndexBusy:
+                click.echo("note: another process is updating the index; searching it as it is", err=True)
         response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind,
                               threshold=threshold)
     except ValueError as exc:

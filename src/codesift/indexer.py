@@ -25,6 +25,7 @@ from .store.sqlite import MetaStore
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
+QUARANTINE_AFTER = 3  # failures in a row, with the file unchanged, before it is no longer retried
 _INVALID_UTF8_SHARE = 0.01  # above this share of replacement characters the file is flagged
 
 
@@ -115,6 +116,16 @@ class Indexer:
             extra_ignores=self.config.ignore,
             index_dir_name=Path(self.config.index_dir or ".codesift").name,
         )
+        quarantined = self.store.quarantined(QUARANTINE_AFTER)
+        if quarantined:
+            keep = []
+            for f in found.files:
+                q = quarantined.get(f.path)
+                if q is not None and q[0] == f.size and q[1] == f.mtime:
+                    found.skipped[f.path] = "quarantined"
+                else:
+                    keep.append(f)
+            found.files = keep
         for reason in found.skipped.values():
             stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
         stats.files_seen = len(found.files)
@@ -168,18 +179,19 @@ class Indexer:
         try:
             with open(f.abspath, "rb") as fh:
                 data = fh.read()
-        except OSError:
-            stats.warnings["unreadable"] = stats.warnings.get("unreadable", 0) + 1
-            if old is not None:
-                self.store.delete_file(old.id)
-                self.keyword.delete_file(old.id)
+        except OSError as exc:
+            self._failed(f, old, stats, "unreadable", exc)
             return
         digest = _digest(data)
         if old is not None and old.hash == digest:
             self.store.touch_file(old.id, f.size, f.mtime)
             stats.files_unchanged += 1
             return
-        language, chunks, warning = parse_file(f.path, data)
+        try:
+            language, chunks, warning = parse_file(f.path, data)
+        except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
+            self._failed(f, old, stats, "parse_error", exc)
+            return
         if warning:
             key = warning.split(":")[0]
             stats.warnings[key] = stats.warnings.get(key, 0) + 1
@@ -195,8 +207,17 @@ class Indexer:
                            chunk.qualified_name, chunk.signature, " ".join(chunk.decorators),
                            chunk.docstring, chunk.text)
             )
+        self.store.clear_failure(f.path)
         stats.files_parsed += 1
         stats.chunks_added += len(chunks)
+
+    def _failed(self, f: SourceFile, old, stats: UpdateStats, reason: str, exc: BaseException) -> None:  # noqa: ANN001
+        """Count a failure: the file leaves the index and, after a few in a row, is quarantined."""
+        stats.warnings[reason] = stats.warnings.get(reason, 0) + 1
+        if old is not None:
+            self.store.delete_file(old.id)
+            self.keyword.delete_file(old.id)
+        self.store.record_failure(f.path, f.size, f.mtime, f"{reason}: {type(exc).__name__}: {exc}")
 
     def embed_pending(
         self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None

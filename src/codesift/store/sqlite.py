@@ -54,6 +54,10 @@ CREATE INDEX IF NOT EXISTS chunks_embed ON chunks(embed_hash);
 CREATE INDEX IF NOT EXISTS chunks_name ON chunks(name COLLATE NOCASE);
 CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS failures (
+    path TEXT PRIMARY KEY, count INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
+    error TEXT NOT NULL
+) WITHOUT ROWID;
 """
 
 CHUNK_COLUMNS = (
@@ -171,6 +175,24 @@ class MetaStore:
     def set_skipped(self, skipped: dict[str, str]) -> None:
         self.db.execute("DELETE FROM skipped")
         self.db.executemany("INSERT INTO skipped(path, reason) VALUES(?, ?)", skipped.items())
+
+    def record_failure(self, path: str, size: int, mtime: float, error: str) -> int:
+        """Count one more failure of ``path`` (reset when the file changed); return the new count."""
+        row = self.db.execute("SELECT count, size, mtime FROM failures WHERE path=?", (path,)).fetchone()
+        count = row[0] + 1 if row and row[1] == size and row[2] == mtime else 1
+        self.db.execute(
+            "INSERT OR REPLACE INTO failures(path, count, size, mtime, error) VALUES(?,?,?,?,?)",
+            (path, count, size, mtime, error[:500]),
+        )
+        return count
+
+    def clear_failure(self, path: str) -> None:
+        self.db.execute("DELETE FROM failures WHERE path=?", (path,))
+
+    def quarantined(self, threshold: int) -> dict[str, tuple[int, float, str]]:
+        """path → (size, mtime, error) for files that failed ``threshold`` times in a row unchanged."""
+        rows = self.db.execute("SELECT path, size, mtime, error FROM failures WHERE count >= ?", (threshold,))
+        return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
     def skipped(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT path, reason FROM skipped").fetchall())
