@@ -240,6 +240,12 @@ class Index:
 
         return find_symbol(self, name, kind=kind, exact=exact, service=service)
 
+    def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | None = None) -> dict[str, object]:
+        """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
+        from .tools.usages import find_usages
+
+        return find_usages(self, symbol_name, limit=limit, service=service)
+
     def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
                          context_lines: int = 0) -> dict[str, object]:
         """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers."""

@@ -179,6 +179,39 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
 
 
 @main.command()
+@click.argument("name")
+@click.option("--limit", "-n", default=500, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--service", help="Only references under this top-level folder.")
+@click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, kind, enclosing}.")
+@click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
+def usages(name: str, limit: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+    """Find real references to NAME (calls, reads, imports, types, inheritance)."""
+    from .store.lock import IndexBusy
+
+    idx = _open(root, for_search=True)
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    try:
+        result = idx.find_usages(name, limit=limit, service=service)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        keys = ("path", "line", "kind", "enclosing", "qualifier", "target", "context")
+        click.echo(json.dumps([{k: u[k] for k in keys if k in u} for u in result["usages"]], indent=1))
+        if result.get("note"):
+            click.echo(f"note: {result['note']}", err=True)
+        return
+    from .tools.markdown import render_usages
+
+    payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
+    click.echo(render_usages(payload, max_chars=10**9).text)
+
+
+@main.command()
 @click.argument("path", required=False, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print status as JSON.")
 def status(path: str | None, as_json: bool) -> None:

@@ -20,6 +20,7 @@ from .embed.base import Embedder
 from .languages import language_for
 from .model import Chunk
 from .parse import extract_chunks
+from .parse.references import Reference
 from .store.keyword import KeywordDoc, KeywordIndex
 from .store.sqlite import MetaStore
 
@@ -73,18 +74,17 @@ def _decode(data: bytes) -> tuple[str, str | None]:
     return text.removeprefix("\ufeff"), None
 
 
-def parse_file(path: str, data: bytes) -> tuple[str | None, list[Chunk], str | None]:
-    """(language, chunks, warning) for one file's bytes; never raises on bad content."""
+def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference], str | None]:
+    """(language, chunks, references, warning) for one file's bytes; never raises on bad content."""
     text, warning = _decode(data)
-    language = language_for(path)
-    if language is None:
-        language = "text"
+    language = language_for(path) or "text"
+    references: list[Reference] = []
     try:
-        chunks = extract_chunks(text, language, path)
+        chunks = extract_chunks(text, language, path, references)
     except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:  # parser edge cases
         warning = f"parse_failed: {type(exc).__name__}"
-        chunks = extract_chunks(text, "text", path)
-    return language, chunks, warning
+        chunks, references = extract_chunks(text, "text", path), []
+    return language, chunks, references, warning
 
 
 class Indexer:
@@ -188,7 +188,7 @@ class Indexer:
             stats.files_unchanged += 1
             return
         try:
-            language, chunks, warning = parse_file(f.path, data)
+            language, chunks, references, warning = parse_file(f.path, data)
         except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
             self._failed(f, old, stats, "parse_error", exc)
             return
@@ -199,7 +199,7 @@ class Indexer:
         if old is not None:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
-            f.path, f.size, f.mtime, digest, language, chunks, hashes, warning
+            f.path, f.size, f.mtime, digest, language, chunks, hashes, warning, references
         )
         for chunk_id, chunk in zip(ids, chunks):
             self.keyword.add(

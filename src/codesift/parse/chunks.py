@@ -8,6 +8,7 @@ import re
 from codesift.languages import GRAMMAR_LANGUAGES
 from codesift.model import Chunk
 from codesift.parse import grammars
+from codesift.parse.references import Reference, references_in_tree
 from codesift.parse.symbols import MAX_TEXT, Symbol, extract_definitions
 
 WINDOW_LINES = 60
@@ -24,18 +25,22 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CPP_HINT = re.compile(rb"^\s*(?:class|namespace|template)\b|\bstd::|^\s*(?:public|private):", re.M)
 
 
-def extract_chunks(source: str, language: str, path: str = "") -> list[Chunk]:
+def extract_chunks(
+    source: str, language: str, path: str = "", references: list[Reference] | None = None
+) -> list[Chunk]:
     """Chunks for one file; never raises.
 
     Grammar languages give one chunk per definition plus ``module`` blocks for the code between
     them; Markdown gives ``section`` chunks per heading; everything else (and any file whose parse
     fails or finds nothing in a broken tree) gives overlapping 60-line ``window`` chunks.
+    When ``references`` is a list, the references found in the same parse tree are appended to it
+    (one parse serves both the symbol and the usage index).
     """
     if not source or not source.strip():
         return []
     try:
         if language in GRAMMAR_LANGUAGES and not _too_big(source):
-            chunks = _grammar_chunks(source, language, path)
+            chunks = _grammar_chunks(source, language, path, references)
             if chunks is not None:
                 return chunks
         if language == "markdown":
@@ -63,7 +68,9 @@ def _encode(source: str) -> bytes:
         return source.encode("utf-8", "replace")
 
 
-def _parse_symbols(src: bytes, language: str) -> tuple[list[Symbol], bool] | None:
+def _parse_symbols(
+    src: bytes, language: str, references: list[Reference] | None = None
+) -> tuple[list[Symbol], bool] | None:
     parser = grammars.get_parser(language)
     if parser is None:
         return None
@@ -71,12 +78,16 @@ def _parse_symbols(src: bytes, language: str) -> tuple[list[Symbol], bool] | Non
     if tree is None:
         return None
     root = tree.root_node
+    if references is not None:
+        references.extend(references_in_tree(root, src, language))
     return extract_definitions(root, src, language), root.has_error
 
 
-def _grammar_chunks(source: str, language: str, path: str) -> list[Chunk] | None:
+def _grammar_chunks(
+    source: str, language: str, path: str, references: list[Reference] | None = None
+) -> list[Chunk] | None:
     src = _encode(source)
-    parsed = _parse_symbols(src, language)
+    parsed = _parse_symbols(src, language, references)
     if parsed is None:
         return None
     symbols, has_error = parsed

@@ -54,6 +54,15 @@ CREATE INDEX IF NOT EXISTS chunks_embed ON chunks(embed_hash);
 CREATE INDEX IF NOT EXISTS chunks_name ON chunks(name COLLATE NOCASE);
 CREATE TABLE IF NOT EXISTS vectors (hash TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS refs (
+    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    qualifier TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE TABLE IF NOT EXISTS failures (
     path TEXT PRIMARY KEY, count INTEGER NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL,
     error TEXT NOT NULL
@@ -126,6 +135,7 @@ class MetaStore:
         self.db.execute("UPDATE files SET size=?, mtime=? WHERE id=?", (size, mtime, file_id))
 
     def delete_file(self, file_id: int) -> None:
+        self.db.execute("DELETE FROM refs WHERE file_id=?", (file_id,))
         self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
         self.db.execute("DELETE FROM files WHERE id=?", (file_id,))
 
@@ -139,12 +149,14 @@ class MetaStore:
         chunks: list[Chunk],
         embed_hashes: list[str],
         warning: str | None = None,
+        references: list | None = None,
     ) -> tuple[int, list[int]]:
         """Insert or replace a file and all its chunks; return (file_id, chunk ids)."""
         row = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         now = time.time()
         if row:
             file_id = row[0]
+            self.db.execute("DELETE FROM refs WHERE file_id=?", (file_id,))
             self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
             self.db.execute(
                 "UPDATE files SET size=?, mtime=?, hash=?, language=?, indexed_at=?, warning=? WHERE id=?",
@@ -170,6 +182,11 @@ class MetaStore:
                 ),
             )
             ids.append(int(cur.lastrowid or 0))
+        if references:
+            self.db.executemany(
+                "INSERT INTO refs(file_id, name, line, kind, qualifier) VALUES(?,?,?,?,?)",
+                ((file_id, r.name, r.line, r.kind, r.qualifier) for r in references),
+            )
         return file_id, ids
 
     def set_skipped(self, skipped: dict[str, str]) -> None:

@@ -226,13 +226,15 @@ def _usage_line(u: Payload) -> str:
     line = u.get("line") or u.get("start_line")
     kind = u.get("kind") or u.get("ref_kind") or "use"
     where = u.get("enclosing") or u.get("in") or u.get("qualified_name") or u.get("symbol")
-    code = u.get("text") or u.get("line_text") or u.get("snippet") or u.get("context") or ""
+    code = u.get("text") or u.get("line_text") or u.get("snippet") or ""
     code = str(code).strip().splitlines()[0] if str(code).strip() else ""
     parts = [f"- `{u.get('path')}{_lines(line, u.get('end_line'))}` {kind}"]
     if u.get("qualifier"):
         parts.append(f"via {inline(u['qualifier'])}")
     if where:
         parts.append(f"in {inline(where)}")
+    if u.get("target"):
+        parts.append(f"→ {inline(u['target'])}")
     return " ".join(parts) + (f" — {inline(code)}" if code else "")
 
 
@@ -243,6 +245,8 @@ def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     name = inline(payload.get("symbol_name", ""))
     head = [f"Usages of {name}: {len(results)} from #{offset + 1}" if results else f"No usages of {name} found"
             + (f" past #{offset}." if offset else ".")]
+    if payload.get("note"):
+        head.append(f"> note: {payload['note']}")
     blocks = [_usage_line(u) for u in results]
     tail: list[str] = []
     if payload.get("limit") and len(results) >= int(payload["limit"]):
