@@ -180,3 +180,16 @@ def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkey
     index.update()
     assert index.find_symbol("broken_fixed", exact=True)
     assert index.status()["quarantined"] == {}
+
+
+def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo):
+    with Index(repo) as idx:
+        idx.update(embed=False)
+        pending = idx.store.count_missing_embeddings()
+        stats = idx.update(embed_threshold=pending - 1)
+        assert stats.embedded == 0 and stats.embed_pending == pending
+        res = idx.search("redirects")
+        assert res.coverage == 0 and any("embedded" in n for n in res.notes)
+        stats = idx.update(embed_limit=2)
+        assert stats.embedded == 2 and stats.embed_pending == pending - 2
+        assert idx.update(embed_threshold=pending).embedded == pending - 2

@@ -140,20 +140,27 @@ class Index:
 
     # -- operations -----------------------------------------------------------------------------
     def update(
-        self, *, embed: bool = True, embed_limit: int | None = None, progress: Progress | None = None,
-        lock_timeout: float = 10.0,
+        self, *, embed: bool = True, embed_limit: int | None = None, embed_threshold: int | None = None,
+        progress: Progress | None = None, lock_timeout: float = 10.0,
     ) -> UpdateStats:
         """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``).
+
+        With ``embed_threshold``, nothing is embedded when more than that many chunks are pending: a
+        search that refreshes the index first embeds a small edit at once but never stalls on a tree.
 
         One writer at a time: raises :class:`IndexBusy` when another process holds the write lock for
         longer than ``lock_timeout`` seconds. Searches never wait for the lock.
         """
         with WriteLock(self.folder, lock_timeout):
-            return self._update(embed=embed, embed_limit=embed_limit, progress=progress)
+            return self._update(embed, embed_limit, embed_threshold, progress)
 
-    def _update(self, *, embed: bool, embed_limit: int | None, progress: Progress | None) -> UpdateStats:
+    def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
+                progress: Progress | None) -> UpdateStats:
         stats = self.indexer.update(progress)
-        if embed and (embedder := self.embedder()) is not None:
+        pending = self.store.count_missing_embeddings() if embed else 0
+        if embed_threshold is not None and pending > embed_threshold:
+            embed = False
+        if embed and pending and (embedder := self.embedder()) is not None:
             t0 = time.perf_counter()
             try:
                 stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress)
@@ -162,7 +169,7 @@ class Index:
                 raise
             finally:
                 stats.embed_seconds = time.perf_counter() - t0
-        stats.embed_pending = self.store.count_missing_embeddings()
+        stats.embed_pending = self.store.count_missing_embeddings() if (pending or stats.files_parsed) else 0
         return stats
 
     def search(

@@ -155,7 +155,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     try:
         if not no_update:
             try:
-                idx.update(embed=mode != "keyword", embed_limit=idx.config.auto_embed_limit, lock_timeout=0)
+                idx.update(embed=mode != "keyword", embed_threshold=idx.config.auto_embed_limit, lock_timeout=0)
             except IndexBusy:
                 click.echo("note: another process is updating the index; searching it as it is", err=True)
         response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind,

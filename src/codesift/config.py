@@ -30,7 +30,7 @@ class Config:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
-    auto_embed_limit: int = 512  # `search` embeds at most this many pending chunks before answering
+    auto_embed_limit: int = 64  # `search` embeds pending chunks first only when at most this many
     threshold: float = 0.0  # drop results whose normalised score is below this
     rank: RankSettings = field(default_factory=RankSettings)  # table [rank] in codesift.toml
 
