@@ -20,6 +20,9 @@ from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 
 
+EMBED_RETRY_S = 30.0
+
+
 class IndexMismatchError(RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
 
@@ -63,6 +66,7 @@ class Index:
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
         self._embedder: Embedder | None = None
         self._embed_error: EmbeddingUnavailable | None = None
+        self._embed_failed_at = 0.0
         self._vectors: VectorIndex | None = None
         self._vectors_gen = -1
         self._count_cache: tuple[str | None, int] = (None, 0)
@@ -90,14 +94,21 @@ class Index:
 
     # -- embeddings -----------------------------------------------------------------------------
     def embedder(self) -> Embedder | None:
-        """The embedding provider, loaded once; None (with the reason kept) when unavailable."""
-        if self._embedder is None and self._embed_error is None:
-            try:
-                self._embedder = load_embedder(self.config.embedder)
-            except EmbeddingUnavailable as exc:
-                self._embed_error = exc
+        """The embedding provider, loaded once; None (with the reason kept) when unavailable.
+
+        A provider that could not be loaded is tried again after ``EMBED_RETRY_S`` seconds, so a
+        long-running server picks up an embedding server that came back.
+        """
+        if self._embedder is None:
+            if self._embed_error is not None and time.monotonic() - self._embed_failed_at < EMBED_RETRY_S:
                 return None
-            self._check_model(self._embedder)
+            try:
+                embedder = load_embedder(self.config.embedder)
+            except EmbeddingUnavailable as exc:
+                self._embed_error, self._embed_failed_at = exc, time.monotonic()
+                return None
+            self._check_model(embedder)
+            self._embedder, self._embed_error = embedder, None
         return self._embedder
 
     def _check_model(self, embedder: Embedder) -> None:
@@ -164,6 +175,9 @@ class Index:
             t0 = time.perf_counter()
             try:
                 stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress)
+                if self.indexer.embed_error is not None:
+                    self._embed_error, self._embed_failed_at = self.indexer.embed_error, time.monotonic()
+                    stats.warnings["embedding_unavailable"] = 1
             except KeyboardInterrupt:
                 stats.interrupted = True
                 raise
@@ -212,6 +226,11 @@ class Index:
         vectors = query_vector = None
         if mode != "keyword":
             embedder = self.embedder()
+            if embedder is not None:
+                try:
+                    query_vector = embedder.embed_query(query[:2000])
+                except EmbeddingUnavailable as exc:  # provider down: the breaker counts it
+                    self._embed_error, embedder = exc, None
             if embedder is None:
                 response.embedding_status = "keyword_only"
                 reason = self._embed_error.reason if self._embed_error else "unavailable"
@@ -221,7 +240,6 @@ class Index:
                 mode = "keyword"
             else:
                 vectors = self._vector_index(embedder)
-                query_vector = embedder.embed_query(query[:2000])
                 chunks = self._chunk_count()
                 if chunks:
                     response.coverage = round(min(1.0, len(vectors) / chunks), 4)

@@ -16,7 +16,7 @@ import xxhash
 
 from .config import Config
 from .discover import SourceFile, discover
-from .embed.base import Embedder
+from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import Chunk
 from .parse import extract_chunks
@@ -92,6 +92,7 @@ class Indexer:
 
     def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
         self.root, self.store, self.keyword, self.config = root, store, keyword, config
+        self.embed_error: EmbeddingUnavailable | None = None
 
     def ensure_keyword_consistent(self) -> bool:
         """Rebuild the keyword index from SQLite if a previous run died between the two commits."""
@@ -222,7 +223,10 @@ class Indexer:
     def embed_pending(
         self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None
     ) -> int:
-        """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded."""
+        """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded.
+
+        Stops early (setting ``embed_error``) when the provider becomes unavailable."""
+        self.embed_error = None
         total = self.store.count_missing_embeddings()
         if limit is not None:
             total = min(total, limit)
@@ -234,7 +238,12 @@ class Indexer:
                 break
             rows = self.store.chunks_by_id(cid for _, cid in pairs)
             texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in pairs]
-            vectors = embedder.embed(texts)
+            try:
+                vectors = embedder.embed(texts)
+            except EmbeddingUnavailable as exc:
+                # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
+                self.embed_error = exc
+                break
             self.store.put_vectors([h for h, _ in pairs], vectors)
             self.store.bump("generation")
             self.store.db.commit()

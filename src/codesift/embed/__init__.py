@@ -11,10 +11,15 @@ __all__ = ["Embedder", "EmbeddingUnavailable", "load_embedder"]
 DEFAULT_PROVIDER = "local"
 
 
+PROVIDERS = ("local", "ollama", "openai", "none")
+
+
 def load_embedder(provider: str | None = None) -> Embedder:
     """Return the configured provider, or raise :class:`EmbeddingUnavailable` saying why and how to fix it.
 
-    ``provider`` defaults to ``$CODESIFT_EMBEDDER`` or ``local``; ``none`` forces keyword-only search.
+    ``provider`` defaults to ``$CODESIFT_EMBEDDER`` or ``local``; ``none`` forces keyword-only search;
+    ``ollama`` and ``openai`` (any OpenAI-compatible server) read ``CODESIFT_EMBED_URL``,
+    ``CODESIFT_EMBED_MODEL`` and ``CODESIFT_EMBED_API_KEY``. HTTP providers sit behind a circuit breaker.
     """
     name = (provider or os.environ.get("CODESIFT_EMBEDDER") or DEFAULT_PROVIDER).lower()
     if name in {"none", "off", "keyword"}:
@@ -26,6 +31,11 @@ def load_embedder(provider: str | None = None) -> Embedder:
         from .local import MiniLMEmbedder
 
         return MiniLMEmbedder()
+    if name in {"ollama", "openai"}:
+        from .breaker import BreakerEmbedder
+        from .http import from_env
+
+        return BreakerEmbedder(from_env(name))
     raise EmbeddingUnavailable(
-        f"unknown embedding provider {name!r}", "set CODESIFT_EMBEDDER to 'local' or 'none'"
+        f"unknown embedding provider {name!r}", f"set CODESIFT_EMBEDDER to one of {', '.join(PROVIDERS)}"
     )
