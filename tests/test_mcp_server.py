@@ -15,18 +15,15 @@ from pathlib import Path
 import anyio
 import pytest
 
-pytest.importorskip("mcp")
-
-from mcp import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from codesift import Index  # noqa: E402
 from conftest import write_repo  # noqa: E402
 
 TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
          "summarize_matches", "index_status", "list_sources"}
-HAS_FIND_USAGES = hasattr(Index, "find_usages")
 
 
 def text(result) -> str:
@@ -163,17 +160,11 @@ def test_find_similar_and_drill_down_from_a_search_id(session_results):
     assert len(paths) == len(set(paths)) and hit["path"] not in paths
 
 
-@pytest.mark.skipif(not HAS_FIND_USAGES, reason="Index.find_usages is not there yet")
 def test_find_usages(session_results):
     result = session_results["usages"]
     assert not result.is_error, text(result)
-    assert "tests/test_sessions.py" in text(result)
-
-
-@pytest.mark.skipif(HAS_FIND_USAGES, reason="Index.find_usages exists")
-def test_find_usages_says_when_it_is_missing(session_results):
-    result = session_results["usages"]
-    assert result.is_error and "not available" in text(result)
+    assert "tests/test_sessions.py:2" in text(result)
+    assert result.structured_content["results"][0]["kind"] in {"reference", "call"}
 
 
 def test_keyword_search_works_while_embedding_is_pending(repo):
@@ -241,3 +232,23 @@ def test_streamable_http(repo, tmp_path):
             proc.kill()
             proc.wait()
         log.close()
+
+
+def test_serve_watch_applies_file_changes_without_a_call(repo):
+    from codesift.mcp_server import IndexService
+
+    service = IndexService(Index(repo), embed=False, refresh_interval=3600)  # no refresh-on-call
+    service.start()
+    service.start_watching()
+    try:
+        assert service.wait_ready(30)
+        time.sleep(0.8)
+        (repo / "src/watched.py").write_text("def appears_while_serving():\n    return 1\n")
+        deadline = time.time() + 20
+        found = []
+        while time.time() < deadline and not found:
+            time.sleep(0.2)
+            found = service.call_sync(lambda idx: idx.find_symbol("appears_while_serving", exact=True))
+        assert found and found[0]["path"] == "src/watched.py"
+    finally:
+        service.close()

@@ -212,6 +212,34 @@ def usages(name: str, limit: int, service: str | None, root: str | None, as_json
 
 
 @main.command()
+@click.argument("path", required=False, type=click.Path(file_okay=True, dir_okay=True))
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing for each update.")
+def watch(path: str | None, quiet: bool) -> None:
+    """Index PATH, then keep the index fresh as files change (Ctrl-C to stop)."""
+    from .store.lock import IndexBusy
+    from .watch import watch as run_watch
+
+    target = Path(path or ".")
+    if not target.is_dir():
+        _fail(f"not a directory: {target}" if target.exists() else f"no such directory: {target}")
+    idx = _open(str(target))
+
+    def report(stats) -> None:  # noqa: ANN001 - UpdateStats
+        if not quiet and (stats.files_parsed or stats.files_deleted or stats.embedded):
+            click.echo(f"updated: {stats.files_parsed} parsed, {stats.files_deleted} deleted, "
+                       f"{stats.embedded} embedded", err=True)
+
+    try:
+        report(idx.update())
+        click.echo(f"watching {idx.root} (Ctrl-C to stop)", err=True)
+        run_watch(idx, on_update=report)
+    except IndexBusy as exc:
+        _fail(str(exc), 1)
+    except KeyboardInterrupt:
+        pass
+
+
+@main.command()
 @click.argument("path", required=False, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print status as JSON.")
 def status(path: str | None, as_json: bool) -> None:
@@ -232,7 +260,8 @@ def status(path: str | None, as_json: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --http.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port for --http.")
 @click.option("--no-embed", is_flag=True, help="Keyword search only: don't embed new chunks while serving.")
-def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool) -> None:
+@click.option("--watch", "watch_files", is_flag=True, help="Apply file changes as they happen.")
+def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, watch_files: bool) -> None:
     """Serve PATH (default: the current directory) to AI agents over MCP.
 
     stdio by default (the client starts this command); with --http, streamable HTTP on
@@ -248,7 +277,7 @@ def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool) ->
             click.echo(f"codesift: warning: serving {idx.root} without authentication on {host}", err=True)
         click.echo(f"codesift: serving {idx.root} on http://{host}:{port}/mcp", err=True)
     try:
-        run_server(idx, http=http, host=host, port=port, embed=not no_embed)
+        run_server(idx, http=http, host=host, port=port, embed=not no_embed, watch=watch_files)
     except KeyboardInterrupt:
         pass
     except OSError as exc:  # port in use, say

@@ -26,6 +26,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field, StringConstraints, ValidationError
 
+from .store.lock import IndexBusy
 from .tools import markdown as md
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -155,6 +156,24 @@ class IndexService:
                 return
             time.sleep(0.01)  # hand the lock to a waiting tool call between slices
 
+    def start_watching(self) -> None:
+        """Apply file changes as they happen (keyword side under the lock, embedding in background)."""
+        from .watch import watch
+
+        def on_update(stats: Any) -> None:
+            self._last_refresh = time.monotonic()
+            if stats.embed_pending and self.embed and not self._stop.is_set():
+                self._spawn()
+
+        def run() -> None:
+            self._ready.wait()
+            try:
+                watch(self.index, on_update=on_update, stop=self._stop, lock=self.lock, embed=False)
+            except Exception as exc:  # a dead watcher must not take the server down
+                log.warning("file watcher stopped: %s", _one_line(f"{type(exc).__name__}: {exc}"))
+
+        threading.Thread(target=run, name="codesift-watch", daemon=True).start()
+
     @property
     def embedding_in_progress(self) -> bool:
         return self.state in ("indexing", "embedding") and self._worker is not None and self._worker.is_alive()
@@ -166,7 +185,10 @@ class IndexService:
         pending = 0
         with self.lock:
             if refresh and time.monotonic() - self._last_refresh > self.refresh_interval:
-                pending = self.index.update(embed=False).embed_pending
+                try:
+                    pending = self.index.update(embed=False, lock_timeout=0).embed_pending
+                except IndexBusy:  # another process is writing: answer from the index as it is
+                    pass
                 self._last_refresh = time.monotonic()
             result = fn(self.index)
         if pending and self.embed and not self._stop.is_set():
@@ -333,11 +355,7 @@ def build_server(service: IndexService) -> CodesiftMCP:
     async def find_usages(symbol_name: UsedName, service: Service = None, limit: UsageLimit = 50,
                           offset: Offset = 0) -> CallToolResult:
         def work(index: "Index") -> md.Rendered:
-            finder = getattr(index, "find_usages", None)
-            if finder is None:
-                raise ToolFailure("not available in this codesift version (Index.find_usages is missing); "
-                                  "use search_code with the name and mode='keyword' instead")
-            found = finder(symbol_name, limit=limit + offset, service=service)
+            found = index.find_usages(symbol_name, limit=limit + offset, service=service)
             return md.render_usages(usages_payload(found, symbol_name=symbol_name, offset=offset, limit=limit))
         return await answer("find_usages", svc, work, refresh=True)
 
@@ -425,11 +443,16 @@ def _version(package: str) -> str:
 
 
 def serve(index: "Index", *, http: bool = False, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          embed: bool = True) -> None:
-    """Serve ``index`` until the client disconnects (stdio) or the process is stopped (HTTP)."""
+          embed: bool = True, watch: bool = False) -> None:
+    """Serve ``index`` until the client disconnects (stdio) or the process is stopped (HTTP).
+
+    With ``watch``, file changes are applied as they happen (debounced), not only on the next call.
+    """
     service = IndexService(index, embed=embed)
     server = build_server(service)
     service.start()
+    if watch:
+        service.start_watching()
     try:
         if http:
             server.run("streamable-http", host=host, port=port)
