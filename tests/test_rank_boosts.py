@@ -44,7 +44,9 @@ def test_recency_half_life():
 
 
 def test_rerank_factor():
-    f, parts = boosts.rerank_factor("function", "src/a.py", "def f():\n" + "x = 1\n" * 100, 0.0)
+    f, parts = boosts.rerank_factor("function", "python", "src/a.py", "def f():\n" + "x = 1\n" * 100, 0.0)
     assert parts == {"definition": 1.10, "substantial": 1.02} and math.isclose(f, 1.122)
-    f, parts = boosts.rerank_factor("window", "README.md", "tiny", 0.0)
-    assert parts == {"important_file": 1.05, "tiny": 0.90}
+    f, parts = boosts.rerank_factor("window", "markdown", "README.md", "tiny", 0.0, docs_factor=0.8)
+    assert parts == {"docs": 0.8, "important_file": 1.05, "tiny": 0.90}
+    f, parts = boosts.rerank_factor("window", "yaml", "ci.yml", "x" * 100, 0.0)
+    assert parts == {}

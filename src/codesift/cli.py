@@ -21,6 +21,16 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     sys.exit(code)
 
 
+def _text(value: str | None) -> str | None:
+    """A command-line argument as valid Unicode: undecodable bytes (surrogate escapes) become U+FFFD."""
+    if value is None:
+        return None
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that is not an escaped byte
+        return value.encode("utf-8", "replace").decode("utf-8")
+
+
 def _open(root: str | None, *, for_search: bool = False):  # noqa: ANN202 - lazy import of Index
     from .api import Index, IndexMismatchError, find_root
     from .config import ConfigError
@@ -93,6 +103,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from .store.lock import IndexBusy
 
     idx = _open(str(target))
+    from rich.markup import escape
+
     console = Console(stderr=True)
     bar, update = _progress_printer(console)
     try:
@@ -120,7 +132,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         return
     console.print(
         f"[bold]{summary['files']}[/] files, [bold]{summary['symbols']}[/] symbols "
-        f"({summary['chunks']} chunks) in {idx.root}\n"
+        f"({summary['chunks']} chunks) in {escape(str(idx.root))}\n"
         f"parsed {stats.files_parsed}, unchanged {stats.files_unchanged}, deleted {stats.files_deleted} "
         f"in {stats.parse_seconds:.1f}s; embedded {stats.embedded} in {stats.embed_seconds:.1f}s; "
         f"semantic coverage {status['coverage']:.0%}"
@@ -130,7 +142,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     if stats.warnings:
         console.print("warnings: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.warnings.items())))
     if status["embedding_status"] != "ok":
-        console.print(f"[yellow]keyword-only[/]: {status.get('embedding_reason')}; fix: {status.get('embedding_fix')}")
+        console.print(f"[yellow]keyword-only[/]: {escape(str(status.get('embedding_reason')))}; "
+                      f"fix: {escape(str(status.get('embedding_fix')))}")
 
 
 @main.command()
@@ -151,6 +164,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     """Search the index for QUERY (updating it first when files changed)."""
     from .store.lock import IndexBusy
 
+    query, path_filter, language, kind = _text(query), _text(path_filter), _text(language), _text(kind)
     idx = _open(root, for_search=True)
     try:
         if not no_update:
@@ -189,6 +203,7 @@ def usages(name: str, limit: int, service: str | None, root: str | None, as_json
     """Find real references to NAME (calls, reads, imports, types, inheritance)."""
     from .store.lock import IndexBusy
 
+    name, service = _text(name), _text(service)
     idx = _open(root, for_search=True)
     if not no_update:
         try:

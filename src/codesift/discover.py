@@ -19,6 +19,7 @@ scope. Symlinked files are kept when their target is a regular file inside root.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import shutil
@@ -82,7 +83,18 @@ class Discovery:
 
 
 def is_binary(head: bytes) -> bool:
-    """True when the leading bytes of a file look binary (contain a NUL byte)."""
+    """True when the leading bytes of a file look binary (contain a NUL byte).
+
+    UTF-16 text with a byte-order mark is full of NUL bytes but is text (the indexer decodes it):
+    it is binary only when its decoded head holds a NUL character or does not decode.
+    """
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) and not head.startswith(b"\xff\xfe\x00\x00"):  # not UTF-32
+        try:
+            # Incremental: the sniff may end inside a character or a surrogate pair.
+            text = codecs.getincrementaldecoder("utf-16")().decode(head, final=False)
+        except UnicodeDecodeError:
+            return True
+        return "\0" in text
     return b"\0" in head
 
 

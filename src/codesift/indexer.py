@@ -93,6 +93,7 @@ class Indexer:
     def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
         self.root, self.store, self.keyword, self.config = root, store, keyword, config
         self.embed_error: EmbeddingUnavailable | None = None
+        self._failed_paths: dict[str, str] = {}  # this update's files that could not be read/parsed
 
     def ensure_keyword_consistent(self) -> bool:
         """Rebuild the keyword index from SQLite if a previous run died between the two commits."""
@@ -110,6 +111,7 @@ class Indexer:
         """Re-parse changed files, drop deleted ones; commits in batches so Ctrl-C keeps what is done."""
         stats = UpdateStats()
         t0 = time.perf_counter()
+        self._failed_paths = {}
         self.ensure_keyword_consistent()
         found = discover(
             self.root,
@@ -163,7 +165,8 @@ class Indexer:
             self.ensure_keyword_consistent()
             raise
         self.keyword.commit()
-        self._finish_scan(found.skipped)
+        # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
+        self._finish_scan({**found.skipped, **self._failed_paths})
         self.store.set_meta("keyword_dirty", "0")
         self.store.bump("generation")
         self.store.db.commit()
@@ -215,6 +218,8 @@ class Indexer:
     def _failed(self, f: SourceFile, old, stats: UpdateStats, reason: str, exc: BaseException) -> None:  # noqa: ANN001
         """Count a failure: the file leaves the index and, after a few in a row, is quarantined."""
         stats.warnings[reason] = stats.warnings.get(reason, 0) + 1
+        stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+        self._failed_paths[f.path] = reason
         if old is not None:
             self.store.delete_file(old.id)
             self.keyword.delete_file(old.id)

@@ -115,7 +115,27 @@ def _stem(path: str) -> str:
 
 
 def _cap(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT]
+    """``text`` cut to ``MAX_TEXT`` characters by shortening its longest lines, not by dropping its tail.
+
+    A window holding one 100k-character line keeps every other line (and so stays searchable for
+    them); each long line keeps its head.
+    """
+    if len(text) <= MAX_TEXT:
+        return text
+    lines = text.split("\n")
+    budget = MAX_TEXT - (len(lines) - 1)
+    if budget < len(lines):  # not even a character per line
+        return text[:MAX_TEXT]
+    # Largest per-line cap such that sum(min(len(line), cap)) fits the budget (water-filling).
+    lengths = sorted(len(line) for line in lines)
+    cap = 0
+    for i, length in enumerate(lengths):
+        share = budget // (len(lengths) - i)
+        if length > share:
+            cap = share
+            break
+        budget -= length
+    return "\n".join(line[:cap] for line in lines)
 
 
 def module_blocks(

@@ -15,6 +15,12 @@ _TEST_FILE = re.compile(
 )
 _IMPORTANT_FILE = re.compile(r"^(readme(\..*)?|__init__\.py|main\.[a-z]+|index\.[jt]sx?|config\.[a-z]+|settings\.py)$", re.I)
 DOC_KINDS = frozenset({"section"})
+PROSE_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "text", "latex"})
+
+
+def is_prose(kind: str, language: str) -> bool:
+    """Documentation rather than code: Markdown sections and windows of prose files."""
+    return kind in DOC_KINDS or language in PROSE_LANGUAGES
 _DAY = 86_400.0
 
 
@@ -72,13 +78,14 @@ def recency(mtime: float, now: float, half_life_days: float = 7.0) -> float:
     return math.exp(-0.693 * age_days / half_life_days)
 
 
-def rerank_factor(kind: str, path: str, text: str, recent: float) -> tuple[float, dict[str, float]]:
+def rerank_factor(kind: str, language: str, path: str, text: str, recent: float,
+                  docs_factor: float = 1.05) -> tuple[float, dict[str, float]]:
     """The multiplicative re-rank boosts for one candidate, with the factors that applied."""
     factors: dict[str, float] = {}
     if kind in DEFINITION_KINDS:
         factors["definition"] = 1.10
-    elif kind in DOC_KINDS:
-        factors["docs"] = 1.05
+    elif is_prose(kind, language):
+        factors["docs"] = docs_factor
     if _IMPORTANT_FILE.match(path.rsplit("/", 1)[-1]):
         factors["important_file"] = 1.05
     if recent > 0.5:

@@ -26,8 +26,9 @@ class RankSettings:
     recency: bool = False
     recency_weight: float = 0.3
     test_penalty: bool = True
-    test_penalty_factor: float = 0.6
+    test_penalty_factor: float = 0.4
     rerank: bool = True
+    docs_factor: float = 0.9  # re-rank factor of documentation (Markdown sections, prose windows)
     dedupe: bool = True
     max_per_file: int = 0  # 0 = no cap
     file_first: bool = False
@@ -89,7 +90,8 @@ def rank(
         floor = cands[0].score * 0.5
         for c in cands:
             if c.score >= floor:
-                factor, factors = boosts.rerank_factor(c.kind, c.path, c.text, boosts.recency(c.mtime, now))
+                factor, factors = boosts.rerank_factor(c.kind, c.language, c.path, c.text,
+                                                       boosts.recency(c.mtime, now), settings.docs_factor)
                 c.score *= factor
                 for key, value in factors.items():
                     c.explain[f"x_{key}"] = value
