@@ -45,3 +45,10 @@ def test_to_index_text_joins_fields():
 def test_non_ascii_and_punctuation_only():
     assert tokenize("!!! ... ---") == []
     assert tokenize("naïve café") == ["na", "ve", "caf"]
+
+
+def test_to_index_text_equals_iter_tokens_on_real_code():
+    from pathlib import Path
+
+    source = Path(__file__).read_text()
+    assert to_index_text([source]).split() == tokenize(source)

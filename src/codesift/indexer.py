@@ -7,6 +7,8 @@ resumable batches keyed by a hash of the embedded text, so an unchanged chunk is
 from __future__ import annotations
 
 import json
+import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,6 +74,18 @@ def _decode(data: bytes) -> tuple[str, str | None]:
     if text.count("\ufffd") > max(1, len(text) * _INVALID_UTF8_SHARE):
         return text, "invalid_utf8"
     return text.removeprefix("\ufeff"), None
+
+
+def read_source(abspath: str) -> bytes:
+    """A file's bytes; raises OSError when it cannot be read or is no longer a regular file.
+
+    Opened non-blocking: a file swapped for a FIFO after discovery must not hang the update.
+    """
+    fd = os.open(abspath, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"not a regular file: {abspath}")
+        return fh.read()
 
 
 def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference], str | None]:
@@ -181,8 +195,7 @@ class Indexer:
     def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats) -> None:
         old = known.get(f.path)
         try:
-            with open(f.abspath, "rb") as fh:
-                data = fh.read()
+            data = read_source(f.abspath)
         except OSError as exc:
             self._failed(f, old, stats, "unreadable", exc)
             return

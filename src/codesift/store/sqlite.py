@@ -105,6 +105,7 @@ class MetaStore:
             names.install(self.db)
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.row_factory = sqlite3.Row
+        self._next_chunk_id: int | None = None
 
     def close(self) -> None:
         self.db.close()
@@ -169,25 +170,39 @@ class MetaStore:
                 (path, size, mtime, digest, language, now, warning),
             )
             file_id = int(cur.lastrowid or 0)
-        ids: list[int] = []
-        for chunk, eh in zip(chunks, embed_hashes):
-            cur = self.db.execute(
-                "INSERT INTO chunks(file_id, path, kind, name, qualified_name, parent, language, "
-                "start_line, end_line, signature, docstring, decorators, route, text, embed_hash) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        first = self._take_chunk_ids(len(chunks))
+        ids = list(range(first, first + len(chunks)))
+        self.db.executemany(
+            "INSERT INTO chunks(id, file_id, path, kind, name, qualified_name, parent, language, "
+            "start_line, end_line, signature, docstring, decorators, route, text, embed_hash) "
+            "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
                 (
-                    file_id, path, chunk.kind, chunk.name, chunk.qualified_name, chunk.parent,
+                    cid, file_id, path, chunk.kind, chunk.name, chunk.qualified_name, chunk.parent,
                     chunk.language, chunk.start_line, chunk.end_line, chunk.signature,
                     chunk.docstring, json.dumps(chunk.decorators), chunk.route, chunk.text, eh,
-                ),
-            )
-            ids.append(int(cur.lastrowid or 0))
+                )
+                for cid, chunk, eh in zip(ids, chunks, embed_hashes)
+            ],
+        )
         if references:
             self.db.executemany(
                 "INSERT INTO refs(file_id, name, line, kind, qualifier) VALUES(?,?,?,?,?)",
                 ((file_id, r.name, r.line, r.kind, r.qualifier) for r in references),
             )
         return file_id, ids
+
+    def _take_chunk_ids(self, n: int) -> int:
+        """Reserve ``n`` fresh chunk ids. Ids are never reused, not even after the highest is deleted:
+        the vector snapshot is patched by id difference and relies on it."""
+        if self._next_chunk_id is None:
+            stored = int(self.get_meta("next_chunk_id", "1") or 1)
+            top = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
+            self._next_chunk_id = max(stored, top)
+        first = self._next_chunk_id
+        self._next_chunk_id += n
+        self.set_meta("next_chunk_id", self._next_chunk_id)
+        return first
 
     def set_skipped(self, skipped: dict[str, str]) -> None:
         self.db.execute("DELETE FROM skipped")
