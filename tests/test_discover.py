@@ -402,3 +402,12 @@ def test_git_missing_falls_back_to_walk_with_ancestor_rules(
     assert d.mode == "walk"
     assert paths(d) == ["a.py"]
     assert paths(discover(repo)) == [".gitignore", "sub/a.py"]  # .git itself is skipped
+
+
+def test_gettext_catalogs_are_skipped_as_generated(tmp_path):
+    (tmp_path / "locale/fr/LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "locale/fr/LC_MESSAGES/django.po").write_text('msgid "Hello"\nmsgstr "Bonjour"\n')
+    (tmp_path / "app.py").write_text("x = 1\n")
+    found = discover(tmp_path)
+    assert [f.path for f in found.files] == ["app.py"]
+    assert found.skipped["locale/fr/LC_MESSAGES/django.po"] == "generated"

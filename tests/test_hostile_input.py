@@ -458,27 +458,37 @@ def test_real_permissions(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- the command line
-def cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, CODESIFT_EMBEDDER="none", COLUMNS="200")
-    return subprocess.run([sys.executable, "-m", "codesift", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+def cli(*args: str) -> tuple[int, str, str]:
+    """``codesift ARGS`` in-process: (exit code, stdout, stderr); an escaped exception counts as a traceback."""
+    from click.testing import CliRunner
+
+    from codesift.cli import main
+
+    result = CliRunner().invoke(main, list(args), env={"CODESIFT_EMBEDDER": "none", "COLUMNS": "200"})
+    err = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        err += "Traceback (in-process): " + repr(result.exception)
+    return result.exit_code, result.stdout, err
 
 
 def test_cli_indexes_the_corpus_without_a_traceback(ctx: Ctx, tmp_path: Path) -> None:
     root = build_corpus(tmp_path / "corpus")
-    first = cli("index", str(root))  # human output (progress bar, summary)
+    env = dict(os.environ, CODESIFT_EMBEDDER="none", COLUMNS="200")
+    # a real process: a crash in a parser would kill it, and its output is what a user sees
+    first = subprocess.run([sys.executable, "-m", "codesift", "index", str(root)], env=env, capture_output=True,
+                           text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     assert "Traceback" not in first.stdout + first.stderr
     assert "skipped:" in first.stderr and "too_large" in first.stderr
-    again = cli("index", str(root), "--json")
-    assert again.returncode == 0 and "Traceback" not in again.stderr
-    summary = json.loads(again.stdout)
+    code, out, err = cli("index", str(root), "--json")
+    assert code == 0 and "Traceback" not in err
+    summary = json.loads(out)
     assert summary["files"] == ctx.status["files"] and summary["chunks"] == ctx.status["chunks"]
     assert summary["skipped"] == ctx.status["skipped"]
-    status = cli("status", str(root), "--json")
-    assert json.loads(status.stdout)["skipped_files"] == ctx.status["skipped_files"]
-    human = cli("status", str(root))
-    assert human.returncode == 0 and "Traceback" not in human.stdout + human.stderr
+    code, out, err = cli("status", str(root), "--json")
+    assert code == 0 and json.loads(out)["skipped_files"] == ctx.status["skipped_files"]
+    code, out, err = cli("status", str(root))
+    assert code == 0 and "Traceback" not in out + err and "too_large" in out
 
 
 @pytest.mark.parametrize("symbol, path", [
@@ -489,8 +499,11 @@ def test_cli_indexes_the_corpus_without_a_traceback(ctx: Ctx, tmp_path: Path) ->
     ("utf16_le_fn", "utf16_le.py"),
 ])
 def test_cli_json_paths_are_exact(ctx: Ctx, symbol: str, path: str) -> None:
-    out = cli("search", symbol, "--json", "--no-update", "--limit", "3", "--root", str(ctx.root))
-    assert out.returncode == 0 and "Traceback" not in out.stderr
-    items = json.loads(out.stdout)
+    code, out, err = cli("search", symbol, "--json", "--no-update", "--limit", "3", "--root", str(ctx.root))
+    assert code == 0 and "Traceback" not in err
+    items = json.loads(out)
     assert items[0]["path"] == path and items[0]["name"] == symbol
     assert (ctx.root / items[0]["path"]).is_file()
+    # the exact path also works as a --path filter (glob characters and all)
+    code, out, _ = cli("search", symbol, "--json", "--no-update", "--path", path, "--root", str(ctx.root))
+    assert code == 0 and [item["path"] for item in json.loads(out)] == [path]

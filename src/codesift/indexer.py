@@ -7,10 +7,13 @@ resumable batches keyed by a hash of the embedded text, so an unchanged chunk is
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +26,7 @@ from .languages import language_for
 from .model import Chunk
 from .parse import extract_chunks
 from .parse.references import Reference
-from .store.keyword import KeywordDoc, KeywordIndex
+from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.sqlite import MetaStore
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -101,6 +104,94 @@ def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference
     return language, chunks, references, warning
 
 
+@dataclass(slots=True)
+class Prepared:
+    """Everything about one file that can be computed without the index (in a worker process)."""
+
+    status: str  # ok | unchanged | unreadable | parse_error
+    digest: str = ""
+    language: str = ""
+    chunks: list[Chunk] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    warning: str | None = None
+    hashes: list[str] = field(default_factory=list)
+    fields: list[tuple[str, str, str, str]] = field(default_factory=list)
+    error: BaseException | None = None
+
+
+def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
+    """Read, hash, parse and tokenize one file; never raises (failures come back as a status)."""
+    try:
+        data = read_source(abspath)
+    except OSError as exc:
+        return Prepared("unreadable", error=exc)
+    digest = _digest(data)
+    if digest == old_hash:
+        return Prepared("unchanged", digest=digest)
+    try:
+        language, chunks, references, warning = parse_file(path, data)
+        hashes = [_digest(embed_text(c, path)) for c in chunks]
+        fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path) for c in chunks]
+    except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
+        return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
+    return Prepared("ok", digest, language, chunks, references, warning, hashes, fields)
+
+
+def _prepare_args(args: tuple[str, str, str | None]) -> Prepared:
+    return prepare_file(*args)
+
+
+POOL_MIN_FILES = 400  # below this, starting worker processes costs more than it saves
+
+
+@contextmanager
+def _pool(n_files: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes for parsing when there is enough work and more than one core; else None."""
+    workers = min(_usable_cpus(), 8)
+    if n_files < POOL_MIN_FILES or workers < 2 or os.environ.get("CODESIFT_WORKERS") == "1":
+        yield None
+        return
+    # spawn, not fork: the parent may hold onnxruntime/tantivy threads that fork would copy mid-state
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        _start_workers(pool, workers)
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_workers(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start the workers with ``__main__`` hidden from spawn.
+
+    A spawned worker normally re-imports the parent's main script, so a user's script calling
+    ``Index.update()`` without an ``if __name__ == "__main__"`` guard would run again in every worker.
+    Workers only need codesift, so the main module is masked while they start.
+    """
+    import sys
+
+    main = sys.modules.get("__main__")
+    saved_spec, saved_file = getattr(main, "__spec__", None), getattr(main, "__file__", None)
+    try:
+        if main is not None:
+            main.__spec__ = None  # spawn then falls back to __file__ ...
+            if saved_file is not None:
+                del main.__file__  # ... which is gone too: nothing to re-import
+        for future in [pool.submit(_usable_cpus) for _ in range(workers)]:
+            future.result()
+    finally:
+        if main is not None:
+            main.__spec__ = saved_spec
+            if saved_file is not None:
+                main.__file__ = saved_file
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
 class Indexer:
     """Runs updates against one index (store + keyword index) for one root."""
 
@@ -165,13 +256,17 @@ class Indexer:
                 self.store.delete_file(row.id)
                 self.keyword.delete_file(row.id)
                 stats.files_deleted += 1
-            for start in range(0, len(changed), FILE_BATCH):
-                for f in changed[start : start + FILE_BATCH]:
-                    self._index_file(f, known, stats)
-                self.store.db.commit()
-                self.keyword.commit()
-                if progress:
-                    progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
+            with _pool(len(changed)) as pool:
+                for start in range(0, len(changed), FILE_BATCH):
+                    batch = changed[start : start + FILE_BATCH]
+                    args = [(f.path, f.abspath, known[f.path].hash if f.path in known else None) for f in batch]
+                    results = pool.map(_prepare_args, args, chunksize=4) if pool else map(_prepare_args, args)
+                    for f, prepared in zip(batch, results):
+                        self._index_file(f, known, stats, prepared)
+                    self.store.db.commit()
+                    self.keyword.commit()
+                    if progress:
+                        progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
         except KeyboardInterrupt:
             stats.interrupted = True
             self.store.db.commit()  # what is in SQLite is whole files only: each file is one unit
@@ -192,38 +287,30 @@ class Indexer:
         self.store.set_meta("last_update", time.time())
         self.store.db.commit()
 
-    def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats) -> None:
+    def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats,
+                    prepared: "Prepared | None" = None) -> None:
         old = known.get(f.path)
-        try:
-            data = read_source(f.abspath)
-        except OSError as exc:
-            self._failed(f, old, stats, "unreadable", exc)
+        if prepared is None:
+            prepared = prepare_file(f.path, f.abspath, old.hash if old is not None else None)
+        if prepared.status == "unreadable" or prepared.status == "parse_error":
+            self._failed(f, old, stats, prepared.status, prepared.error)
             return
-        digest = _digest(data)
-        if old is not None and old.hash == digest:
+        if prepared.status == "unchanged":
             self.store.touch_file(old.id, f.size, f.mtime)
             stats.files_unchanged += 1
             return
-        try:
-            language, chunks, references, warning = parse_file(f.path, data)
-        except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
-            self._failed(f, old, stats, "parse_error", exc)
-            return
+        warning, chunks = prepared.warning, prepared.chunks
         if warning:
             key = warning.split(":")[0]
             stats.warnings[key] = stats.warnings.get(key, 0) + 1
-        hashes = [_digest(embed_text(c, f.path)) for c in chunks]
         if old is not None:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
-            f.path, f.size, f.mtime, digest, language, chunks, hashes, warning, references
+            f.path, f.size, f.mtime, prepared.digest, prepared.language, chunks, prepared.hashes, warning,
+            prepared.references,
         )
-        for chunk_id, chunk in zip(ids, chunks):
-            self.keyword.add(
-                KeywordDoc(chunk_id, file_id, f.path, chunk.language, chunk.kind, chunk.name,
-                           chunk.qualified_name, chunk.signature, " ".join(chunk.decorators),
-                           chunk.docstring, chunk.text)
-            )
+        for chunk_id, chunk, fields in zip(ids, chunks, prepared.fields):
+            self.keyword.add_fields(chunk_id, file_id, f.path, chunk.language, chunk.kind, fields)
         self.store.clear_failure(f.path)
         stats.files_parsed += 1
         stats.chunks_added += len(chunks)

@@ -40,6 +40,16 @@ class KeywordDoc:
     text: str
 
 
+def keyword_fields(name: str, qualified_name: str, docstring: str, text: str, path: str) -> tuple[str, str, str, str]:
+    """The tokenized text of each field in ``TEXT_FIELDS`` order (pure: runs in indexing workers)."""
+    return (
+        to_index_text((name, qualified_name)),
+        to_index_text((docstring,)),
+        to_index_text((text,)),
+        to_index_text((path,)),
+    )
+
+
 def _schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     sb.add_unsigned_field("id", stored=True, indexed=True, fast=True)
@@ -104,16 +114,20 @@ class KeywordIndex:
         self._w().delete_all_documents()
 
     def add(self, doc: KeywordDoc) -> None:
+        self.add_fields(doc.chunk_id, doc.file_id, doc.path, doc.language, doc.kind, keyword_fields(
+            doc.name, doc.qualified_name, doc.docstring, doc.text, doc.path))
+
+    def add_fields(self, chunk_id: int, file_id: int, path: str, language: str, kind: str,
+                   fields: tuple[str, str, str, str]) -> None:
+        """Add a chunk whose text fields were already tokenized by :func:`keyword_fields`."""
         d = tantivy.Document()
-        d.add_unsigned("id", doc.chunk_id)
-        d.add_unsigned("file_id", doc.file_id)
-        d.add_text("path", doc.path)
-        d.add_text("lang", doc.language)
-        d.add_text("kind", doc.kind)
-        d.add_text("name", to_index_text((doc.name, doc.qualified_name)))
-        d.add_text("doc", to_index_text((doc.docstring,)))
-        d.add_text("body", to_index_text((doc.text,)))
-        d.add_text("pathtok", to_index_text((doc.path,)))
+        d.add_unsigned("id", chunk_id)
+        d.add_unsigned("file_id", file_id)
+        d.add_text("path", path)
+        d.add_text("lang", language)
+        d.add_text("kind", kind)
+        for name, value in zip(TEXT_FIELDS, fields):
+            d.add_text(name, value)
         self._w().add_document(d)
 
     def commit(self) -> None:
