@@ -233,16 +233,19 @@ def test_sigkill_at_random_moments_then_resume_equals_a_clean_run(tmp_path: Path
     plan += [("time", rnd.uniform(0.2, 0.8), 0.0)]  # whatever the next run is doing (keyword rebuild...)
     outcomes = kill_runs(root, plan, sql=files_sql, embed=False)
     assert sum(o.startswith("killed") for o in outcomes) >= 4, outcomes
-    assert 0 < committed(root, files_sql) <= N_FILES
+    assert 0 < committed(root, files_sql) <= N_FILES + 1  # + docs/guide.md
 
     final = codesift("index", str(root), "--json", env=child_env())
     assert final.returncode == 0 and "Traceback" not in final.stderr, final.stderr
     assert integrity_problems(root) == []
     assert snapshot(root) == reference
-    again = json.loads(codesift("index", str(root), "--json", env=child_env()).stdout)
-    assert (again["parsed"], again["deleted"]) == (0, 0)  # the resumed index is stable
-    hit = codesift("search", "func_7_1", "--json", "--no-update", "--root", str(root), env=child_env())
-    assert json.loads(hit.stdout)[0]["qualified_name"] == "func_7_1"
+    from codesift import Index
+    from codesift.config import Config
+
+    with Index(root, config=Config(embedder="none")) as idx:  # the resumed index is stable and answers
+        again = idx.update()
+        assert (again.files_parsed, again.files_deleted, again.chunks_added) == (0, 0, 0)
+        assert idx.search("func_8_1").results[0].qualified_name == "func_8_1"
 
 
 def test_sigkill_while_embedding_then_resume(tmp_path: Path) -> None:
@@ -255,9 +258,9 @@ def test_sigkill_while_embedding_then_resume(tmp_path: Path) -> None:
     rnd = random.Random(SEED + 1)
     vectors_sql = "SELECT count(*) FROM vectors"
     plan = [("time", rnd.uniform(0.3, 1.0), 0.0)]
-    plan += [("commit", n, rnd.uniform(0, 0.05)) for n in sorted(rnd.sample(range(1, 30), 2))]
+    plan += [("commit", rnd.randint(1, 30), rnd.uniform(0, 0.05))]
     outcomes = kill_runs(root, plan, sql=vectors_sql, embed=True)
-    assert sum(o.startswith("killed") for o in outcomes) >= 2, outcomes
+    assert outcomes[-1].startswith("killed"), outcomes
 
     final = codesift("index", str(root), "--json", env=child_env(embed=True))
     assert final.returncode == 0 and "Traceback" not in final.stderr, final.stderr
@@ -301,13 +304,13 @@ def test_readers_never_block_and_a_second_writer_is_refused(tmp_path: Path) -> N
             f"codesift: another codesift process (pid {writer.pid}) is updating the index at "
             f"{root / '.codesift'}; searches still work, try the update again when it finishes"]
         waiting = spawn("index", str(root), "--json", env=child_env())  # the default 10 s wait
-        time.sleep(1.5)
+        time.sleep(1.0)
         assert waiting.poll() is None, "a second `codesift index` neither waited nor failed"
         Path(gate + ".go").touch()
         assert writer.wait(60) == 0
         out, err = waiting.communicate(timeout=60)
         assert waiting.returncode == 0, err
-        assert json.loads(out)["files"] == 60
+        assert json.loads(out)["files"] == 61  # + docs/guide.md
     finally:
         Path(gate + ".go").touch()
         for proc in (writer, locals().get("waiting")):
