@@ -64,20 +64,21 @@ class MiniLMEmbedder:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.no_padding()
         self._ort, self._model_path = ort, model_path
-        # Batches use every core; the arena grows to the largest batch seen and never shrinks, so it
-        # stays off for a stable RSS.
-        self._session = self._new_session(threads or max(1, os.cpu_count() or 1), arena=False)
+        self._threads = threads or max(1, os.cpu_count() or 1)
         # A single query is ~12 tokens: thread hand-offs cost more than they save (measured: 10 ms on
-        # one thread vs 23 ms on two), so queries get their own one-thread session, made on first use.
-        self._query_session = None
-        self._inputs = {i.name for i in self._session.get_inputs()}
+        # one thread vs 23 ms on two), so queries get their own one-thread session. Batches get a
+        # session on every core, made on first use: a process that only searches never pays for it.
+        # Memory arenas stay off: they grow to the largest batch seen and never shrink.
+        self._query_session = self._new_session(1)
+        self._session = None
+        self._inputs = {i.name for i in self._query_session.get_inputs()}
         self.batch_size = batch_size
 
-    def _new_session(self, threads: int, arena: bool):  # noqa: ANN202 - onnxruntime type
+    def _new_session(self, threads: int):  # noqa: ANN202 - onnxruntime type
         opts = self._ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
-        opts.enable_cpu_mem_arena = arena
+        opts.enable_cpu_mem_arena = False
         try:
             return self._ort.InferenceSession(str(self._model_path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
@@ -94,7 +95,11 @@ class MiniLMEmbedder:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(ids)
-        hidden = (session or self._session).run(None, feed)[0]
+        if session is None:
+            if self._session is None:
+                self._session = self._new_session(self._threads)
+            session = self._session
+        hidden = session.run(None, feed)[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -110,6 +115,4 @@ class MiniLMEmbedder:
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
-        if self._query_session is None:
-            self._query_session = self._new_session(1, arena=True)
         return self._run([text or " "], self._query_session)[0]
