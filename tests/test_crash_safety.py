@@ -318,3 +318,61 @@ def test_readers_never_block_and_a_second_writer_is_refused(tmp_path: Path) -> N
                 proc.kill()
                 proc.wait(10)
     assert integrity_problems(root) == []
+
+
+# --------------------------------------------------------------------------- parse workers
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def _pool_used() -> bool:
+    from codesift import indexer
+
+    usable = getattr(indexer, "_usable_cpus", lambda: 1)()
+    return getattr(indexer, "POOL_MIN_FILES", None) is not None and min(usable, 8) >= 2
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc") or not _pool_used(), reason="no parse worker processes here")
+@pytest.mark.xfail(strict=True, reason="indexer._pool: spawned ProcessPoolExecutor workers outlive a SIGKILLed "
+                                       "`codesift index` (each worker holds the call queue's write end, so it "
+                                       "never sees EOF): orphans are left running")
+def test_sigkill_leaves_no_parse_workers_behind(tmp_path: Path) -> None:
+    from codesift import indexer
+
+    root = make_corpus(tmp_path / "tree", indexer.POOL_MIN_FILES + 20)
+    env = child_env()
+    env.pop("CODESIFT_WORKERS", None)
+    proc = spawn("index", str(root), "-q", env=env)
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline and len(kids) < 2:
+            kids = _children(proc.pid)
+            time.sleep(0.05)
+        assert proc.poll() is None and kids, "the run ended before its workers could be seen"
+        time.sleep(0.3)
+        kids = _children(proc.pid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{k}") for k in kids):
+            time.sleep(0.1)
+        alive = [k for k in kids if os.path.exists(f"/proc/{k}")]
+        assert alive == [], f"{len(alive)} worker processes outlived the killed index run"
+    finally:
+        for k in kids:  # the processes this test started, by pid
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if proc.poll() is None:
+            proc.kill()
