@@ -175,6 +175,9 @@ class Index:
             t0 = time.perf_counter()
             try:
                 stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress)
+                if stats.embedded:
+                    # Build/patch the vector snapshot (and HNSW graph) now, not in the first search.
+                    self._vector_index(embedder)
                 if self.indexer.embed_error is not None:
                     self._embed_error, self._embed_failed_at = self.indexer.embed_error, time.monotonic()
                     stats.warnings["embedding_unavailable"] = 1

@@ -91,16 +91,21 @@ def lookup(
     if exact:
         return out
     cap = len(out) + limit_partial
-    add(db.execute(base + "n.lname >= ? AND n.lname < ?" + kind_sql + order,
-                   [q, _upper_bound(q), *kind_args, limit_partial]).fetchall(), "prefix", cap)
-    if q.isalnum() and len(q) >= 2:
-        add(db.execute(base + "n.humps >= ? AND n.humps < ?" + kind_sql + order,
-                       [q, _upper_bound(q), *kind_args, limit_partial]).fetchall(), "camel_hump", cap)
+    # Range scans walk the B-tree in key order and stop at a bounded window, which is then ordered
+    # shortest-first in Python: sorting every match in SQL costs O(matches) for short prefixes.
+    window = " LIMIT ?"
+    for column, match in (("n.lname", "prefix"), ("n.humps", "camel_hump")):
+        if match == "camel_hump" and not (q.isalnum() and len(q) >= 2):
+            continue
+        rows = db.execute(base + f"{column} >= ? AND {column} < ?" + kind_sql + window,
+                          [q, _upper_bound(q), *kind_args, limit_partial * 4]).fetchall()
+        rows.sort(key=lambda r: (len(r[1]), r[0]))
+        add(rows, match, cap)
     if len(q) >= 3:
         phrase = '"' + q.replace('"', '""') + '"'
+        join = " JOIN chunks c ON c.id = t.rowid" if kinds else ""
         rows = db.execute(
-            "SELECT t.rowid FROM name_trigrams t JOIN chunks c ON c.id = t.rowid WHERE name_trigrams MATCH ?"
-            + kind_sql + " LIMIT ?",
+            f"SELECT t.rowid FROM name_trigrams t{join} WHERE name_trigrams MATCH ?" + kind_sql + " LIMIT ?",
             [phrase, *kind_args, limit_partial * 4],
         ).fetchall()
         add([(r[0], "") for r in rows], "substring", cap)

@@ -230,13 +230,15 @@ class MetaStore:
         return dict(self.db.execute("SELECT path, reason FROM skipped").fetchall())
 
     # -- chunks ---------------------------------------------------------------------------------
-    def chunks_by_id(self, ids: Iterable[int]) -> dict[int, sqlite3.Row]:
+    def chunks_by_id(self, ids: Iterable[int], *, with_text: bool = True) -> dict[int, sqlite3.Row]:
+        """Chunk rows (plus the file's mtime) by id; ``with_text=False`` leaves the body out (as '')."""
         ids = list(ids)
         out: dict[int, sqlite3.Row] = {}
+        select = _CHUNK_SELECT if with_text else _CHUNK_SELECT.replace("c.text,", "'' AS text,")
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
-            for row in self.db.execute(f"{_CHUNK_SELECT} WHERE c.id IN ({marks})", part):
+            for row in self.db.execute(f"{select} WHERE c.id IN ({marks})", part):
                 out[row["id"]] = row
         return out
 

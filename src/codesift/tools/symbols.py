@@ -32,7 +32,7 @@ def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = Non
     kinds = _as_tuple(kind)
     hits = names.lookup(index.store.db, name, exact=exact, kinds=kinds,
                         limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
-    rows = index.store.chunks_by_id(cid for cid, _ in hits)
+    rows = index.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
     out = []
     for cid, match in hits:
         row = rows.get(cid)
