@@ -91,6 +91,8 @@ def scenario_rows(tmp: Path) -> list[Row]:
 # --------------------------------------------------------------------------- queries
 def query_rows(tmp: Path, embed: bool) -> list[Row]:
     root = write_repo(tmp / "repo")
+    (root / "web" / "glob[x].js").write_text("// Render the bracket page.\nfunction renderBracketPage() {}\n")
+    (root / "web" / "globx.js").write_text("// Render the plain page.\nfunction renderPlainPage() {}\n")
     idx = Index(root, config=None if embed else Config(embedder="none"))
     idx.update()
     paths = {r[0] for r in idx.store.db.execute("SELECT path FROM files")}
@@ -118,7 +120,7 @@ def query_rows(tmp: Path, embed: bool) -> list[Row]:
                  "; ".join(odd) or "no error"))
     unknown = [len(idx.search("redirect", mode=m, language="klingon").results) +
                len(idx.search("redirect", mode=m, kind="widget").results) for m in MODES]
-    rows.append(("query: unknown language / kind", "0 results", f"{sum(unknown)} results" if sum(unknown) else "0 results"))
+    rows.append(("query: unknown language / kind", "0 results", f"{sum(unknown)} results"))
     for kwargs, message in (({"mode": "fuzzy"}, "mode must be one of"), ({"limit": 0}, "limit must be"),
                             ({"threshold": 2}, "threshold must be"), ({"offset": -1}, "offset must be")):
         try:
@@ -137,6 +139,10 @@ def query_rows(tmp: Path, embed: bool) -> list[Row]:
     if embed:
         rows.append(("known bug: hybrid search with a lone surrogate", "results",
                      safely(lambda: idx.search("redirect \udcff", mode="hybrid") and "results")))
+        got = {m: sorted({r.path for r in idx.search("render page", mode=m, path="web/glob[x].js").results})
+               for m in ("keyword", "semantic")}
+        rows.append(("known bug: --path 'web/glob[x].js' in keyword vs semantic mode", "the same files",
+                     "the same files" if got["keyword"] == got["semantic"] else str(got)))
     dot = tmp / "dot"
     (dot / ".github").mkdir(parents=True)
     (dot / ".github" / "ci.py").write_text("def ci_helper_fn():\n    pass\n")
@@ -213,7 +219,38 @@ def crash_rows(tmp: Path, embed: bool) -> list[Row]:
                      f"exit {final.returncode}; coverage {coverage}; {'== clean run' if same else 'DIFFERS'}; "
                      + ("no orphans" if not problems else ", ".join(problems))))
     rows += concurrency_rows(tmp)
+    if os.path.isdir("/proc") and crash._pool_used():
+        rows.append(worker_row(tmp))
     return rows
+
+
+def worker_row(tmp: Path) -> Row:
+    """SIGKILL a run large enough for parse worker processes; do they exit with it?"""
+    from codesift import indexer
+
+    root = crash.make_corpus(tmp / "pool", indexer.POOL_MIN_FILES + 20)
+    proc = crash.spawn("index", str(root), "-q", env=crash.child_env())
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline and len(kids) < 2:
+            kids = crash._children(proc.pid)
+            time.sleep(0.05)
+        time.sleep(0.3)
+        kids = crash._children(proc.pid)
+        proc.kill()
+        proc.wait(10)
+        time.sleep(3)
+        alive = [k for k in kids if os.path.exists(f"/proc/{k}")]
+    finally:
+        for k in kids:  # started by this script
+            try:
+                os.kill(k, 9)
+            except ProcessLookupError:
+                pass
+    return ("known bug: SIGKILL of a run with parse workers", "no process left after 3 s",
+            f"{len(alive)} of {len(kids)} child processes still running after 3 s" if alive
+            else "no process left after 3 s")
 
 
 def concurrency_rows(tmp: Path) -> list[Row]:

@@ -38,15 +38,18 @@ IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 # language -> (extension, a valid definition, source: that definition, a syntax error, then a statement
 # naming MARK). The marker must stay searchable however the broken file was chunked.
 SYNTAX_ERRORS: dict[str, tuple[str, str, str]] = {
-    "python": ("py", "ok_python_fn", "def ok_python_fn(a):\n    return a\n\ndef broken(:\n    class }{ ((( ]]\nMARK = 1\n"),
+    "python": ("py", "ok_python_fn",
+               "def ok_python_fn(a):\n    return a\n\ndef broken(:\n    class }{ ((( ]]\nMARK = 1\n"),
     "javascript": ("js", "okJavascriptFn",
                    "function okJavascriptFn(a) { return a; }\nfunction broken( { ))) ]]\nlet MARK = 1;\n"),
     "typescript": ("ts", "okTypescriptFn", "function okTypescriptFn(a: number): number { return a; }\n"
                    "interface Broken { x: ; <<< \nlet MARK: number = 1;\n"),
     "tsx": ("tsx", "OkTsxFn",
             "function OkTsxFn() { return <div>hi</div>; }\nconst Broken = () => <div><span></div>;\nconst MARK = 1;\n"),
-    "go": ("go", "OkGoFn", "package main\n\nfunc OkGoFn(a int) int { return a }\n\nfunc broken( { ))) \nvar MARK = 1\n"),
-    "java": ("java", "okJavaFn", "class OkJava { int okJavaFn() { return 1; } }\nclass Broken { void m( { }\nint MARK = 1;\n"),
+    "go": ("go", "OkGoFn",
+           "package main\n\nfunc OkGoFn(a int) int { return a }\n\nfunc broken( { ))) \nvar MARK = 1\n"),
+    "java": ("java", "okJavaFn",
+             "class OkJava { int okJavaFn() { return 1; } }\nclass Broken { void m( { }\nint MARK = 1;\n"),
     "rust": ("rs", "ok_rust_fn", "fn ok_rust_fn(a: i32) -> i32 { a }\nfn broken( { ))) \nstatic MARK: i32 = 1;\n"),
     "c": ("c", "ok_c_fn", "int ok_c_fn(int a) { return a; }\nint broken( { ))) \nint MARK = 1;\n"),
     "cpp": ("cpp", "ok_cpp_fn", "int ok_cpp_fn(int a) { return a; }\nclass Broken { void m( { };\nint MARK = 1;\n"),
@@ -534,7 +537,8 @@ def test_utf16_with_bom_is_text_and_other_nul_bytes_are_binary() -> None:
     from codesift.discover import SNIFF_BYTES, is_binary
 
     text = "def f():\n    return '\u00e9\U0001f642'\n" * 1000
-    for encoded in (text.encode("utf-16"), b"\xff\xfe" + text.encode("utf-16-le"), b"\xfe\xff" + text.encode("utf-16-be")):
+    for encoded in (text.encode("utf-16"), b"\xff\xfe" + text.encode("utf-16-le"),
+                    b"\xfe\xff" + text.encode("utf-16-be")):
         for cut in (SNIFF_BYTES, SNIFF_BYTES - 1, SNIFF_BYTES - 3):  # the sniff may split a character or pair
             assert not is_binary(encoded[:cut])
     assert is_binary(b"\xff\xfe" + "a\x00b".encode("utf-16-le"))  # a NUL character

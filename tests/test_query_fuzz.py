@@ -61,6 +61,8 @@ LIMIT = 10
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory):
     root = write_repo(tmp_path_factory.mktemp("fuzz") / "repo")
+    (root / "web" / "glob[x].js").write_text("// Render the bracket page.\nfunction renderBracketPage() {}\n")
+    (root / "web" / "globx.js").write_text("// Render the plain page.\nfunction renderPlainPage() {}\n")
     with Index(root) as idx:
         idx.update()
         assert idx.status()["coverage"] == 1.0
@@ -156,8 +158,7 @@ def test_find_symbol_and_usages_with_hostile_names(index: Index, indexed_paths: 
 
 
 # --------------------------------------------------------------------------- fuzzing
-FUZZ = settings(max_examples=120, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 queries = st.one_of(
     st.text(max_size=200),
     st.lists(st.sampled_from(list('*"()[]{}\\-+:^~!?|&.,;/ \t\x00\x1b') + [" AND ", " OR ", " NOT ", "NEAR",
@@ -299,6 +300,15 @@ def test_path_filter_on_a_dot_directory(tmp_path: Path) -> None:
     with Index(root, config=_keyword_only()) as idx:
         idx.update()
         assert [r.path for r in idx.search("ci_helper_fn", path=".github/").results] == [".github/scripts/ci.py"]
+
+
+@pytest.mark.xfail(strict=True, reason="a path filter with [..] is a literal in store/keyword.py glob_to_regex "
+                                       "(re.escape) but a character class in search.py Filters.sql (SQL GLOB): "
+                                       "keyword and semantic retrievers filter differently")
+def test_bracket_path_filter_means_the_same_in_every_mode(index: Index) -> None:
+    got = {mode: sorted({r.path for r in index.search("render page", mode=mode, path="web/glob[x].js").results})
+           for mode in ("keyword", "semantic")}
+    assert got["keyword"] == got["semantic"], got
 
 
 @pytest.mark.xfail(strict=True, reason="api.py search does not bound `limit`: limit=10**12 makes tantivy "

@@ -88,6 +88,7 @@ def main() -> None:
 def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool) -> None:
     """Index PATH (default: the current directory), incrementally."""
     from rich.console import Console
+    from rich.markup import escape
 
     target = Path(path or ".")
     if not target.exists():
@@ -103,8 +104,6 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from .store.lock import IndexBusy
 
     idx = _open(str(target))
-    from rich.markup import escape
-
     console = Console(stderr=True)
     bar, update = _progress_printer(console)
     try:
