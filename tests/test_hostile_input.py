@@ -520,8 +520,6 @@ def test_cli_index_of_a_root_whose_path_looks_like_markup(tmp_path: Path) -> Non
     assert "[/x]" in err.replace("\n", "")  # printed as text
 
 
-@pytest.mark.xfail(strict=True, reason="render.py prints paths, names and the root as rich markup unescaped: "
-                                       "'[/x]' in a path raises rich.errors.MarkupError")
 @pytest.mark.parametrize("command", ["search", "status"])
 def test_cli_human_output_with_markup_in_a_path(tmp_path: Path, command: str) -> None:
     root = tmp_path / "br[" / "x]"

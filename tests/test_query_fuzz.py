@@ -272,27 +272,19 @@ def test_cli_undecodable_argument_bytes(index: Index) -> None:
 
 # --------------------------------------------------------------------------- known bugs elsewhere
 # strict: these turn into failures once the bug is fixed, so the marker is removed with the fix.
-@pytest.mark.xfail(strict=True, reason="store/names.py lookup: NUL in the FTS5 trigram phrase -> "
-                                       "sqlite3.OperationalError 'unterminated string'")
 def test_find_symbol_with_nul(index: Index) -> None:
     assert isinstance(index.find_symbol("rebuild\x00auth"), list)
 
 
-@pytest.mark.xfail(strict=True, reason="api.py search passes a lone surrogate to the embedder: TypeError from "
-                                       "tokenizers (keyword mode is fine)")
 def test_search_with_lone_surrogate(index: Index) -> None:
     assert index.search("redirect", mode="keyword").results
     index.search("redirect \udcff", mode="hybrid")
 
 
-@pytest.mark.xfail(strict=True, reason="store/names.py + tools/usages: a lone surrogate reaches sqlite3 -> "
-                                       "UnicodeEncodeError instead of a clear answer")
 def test_find_symbol_with_lone_surrogate(index: Index) -> None:
     assert isinstance(index.find_symbol("rebuild\udcffauth"), list)
 
 
-@pytest.mark.xfail(strict=True, reason="search.py Filters.sql and store/keyword.py glob_to_regex use "
-                                       "lstrip('./'): a '.github/' filter becomes 'github/' and finds nothing")
 def test_path_filter_on_a_dot_directory(tmp_path: Path) -> None:
     root = tmp_path / "dot"
     (root / ".github/scripts").mkdir(parents=True)
@@ -302,17 +294,12 @@ def test_path_filter_on_a_dot_directory(tmp_path: Path) -> None:
         assert [r.path for r in idx.search("ci_helper_fn", path=".github/").results] == [".github/scripts/ci.py"]
 
 
-@pytest.mark.xfail(strict=True, reason="a path filter with [..] is a literal in store/keyword.py glob_to_regex "
-                                       "(re.escape) but a character class in search.py Filters.sql (SQL GLOB): "
-                                       "keyword and semantic retrievers filter differently")
 def test_bracket_path_filter_means_the_same_in_every_mode(index: Index) -> None:
     got = {mode: sorted({r.path for r in index.search("render page", mode=mode, path="web/glob[x].js").results})
            for mode in ("keyword", "semantic")}
     assert got["keyword"] == got["semantic"], got
 
 
-@pytest.mark.xfail(strict=True, reason="api.py search does not bound `limit`: limit=10**12 makes tantivy "
-                                       "allocate limit-sized buffers and the process aborts (uncatchable)")
 def test_huge_limit_does_not_abort_the_process(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "repo")
     code = textwrap.dedent(f"""

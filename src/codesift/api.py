@@ -21,6 +21,7 @@ from .store.vectors import VectorIndex
 
 
 EMBED_RETRY_S = 30.0
+MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit must not abort the process
 
 
 class IndexMismatchError(RuntimeError):
@@ -219,7 +220,10 @@ class Index:
             if path and not path.startswith(service.rstrip("/") + "/"):
                 raise ValueError("path and service disagree: give one or the other")
             path = path or service.rstrip("/") + "/"
-        query = (query or "").replace("\x00", " ").strip()
+        if limit + offset > MAX_RESULTS:
+            raise ValueError(f"limit + offset must be at most {MAX_RESULTS}")
+        # NUL bytes and lone surrogates (from undecodable argv) are not text any engine can take.
+        query = (query or "").replace("\x00", " ").encode("utf-8", "replace").decode().strip()
         response = SearchResponse(query=query, mode=mode)
         if not query:
             response.notes.append("empty query")

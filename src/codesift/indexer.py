@@ -152,12 +152,42 @@ def _pool(n_files: int) -> Iterator[ProcessPoolExecutor | None]:
         yield None
         return
     # spawn, not fork: the parent may hold onnxruntime/tantivy threads that fork would copy mid-state
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_die_with_parent, initargs=(os.getpid(),))
     try:
         _start_workers(pool, workers)
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the indexing process ``parent`` dies, even by SIGKILL.
+
+    Linux's PR_SET_PDEATHSIG where available; elsewhere a thread polling the parent's pid.
+    """
+    import signal
+    import threading
+
+    if os.getppid() != parent:  # the parent died while this worker was still starting
+        os._exit(1)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0:  # PR_SET_PDEATHSIG = 1
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
+            return
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _start_workers(pool: ProcessPoolExecutor, workers: int) -> None:

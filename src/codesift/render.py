@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from rich.console import Console
+from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
@@ -15,21 +16,21 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
     """Results grouped by file: ``path:start-end``, kind, qualified name, score and a snippet."""
     console = console or Console()
     for note in response.notes:
-        console.print(f"[yellow]note:[/] {note}")
+        console.print(f"[yellow]note:[/] {escape(note)}")
     if not response.results:
         console.print("no results")
         return
     current = None
     for r in response.results:
         if r.path != current:
-            console.print(f"\n[bold cyan]{r.path}[/]")
+            console.print(f"\n[bold cyan]{escape(r.path)}[/]")
             current = r.path
         console.print(
-            f"  [bold]{r.qualified_name}[/] [dim]{r.kind}[/]  {r.path}:{r.start_line}-{r.end_line}"
+            f"  [bold]{escape(r.qualified_name)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
             f"  [green]{r.score:.2f} {r.label}[/]"
         )
         if explain:
-            console.print(f"    [dim]{explain_line(r)}[/]")
+            console.print(f"    [dim]{escape(explain_line(r))}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"
         console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.start_line,
                              theme="ansi_dark", background_color="default"), width=min(console.width, 120))
@@ -53,7 +54,7 @@ def print_status(info: dict, console: Console | None = None) -> None:
     if info.get("embedding_reason"):
         rows.append(("why", f"{info['embedding_reason']}; fix: {info.get('embedding_fix')}"))
     for key, value in rows:
-        table.add_row(f"[bold]{key}[/]", value)
+        table.add_row(f"[bold]{key}[/]", escape(value))
     console.print(table)
 
 

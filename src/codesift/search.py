@@ -15,7 +15,7 @@ from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.pipeline import label
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, classify, identifier_words
-from .store.keyword import KeywordIndex
+from .store.keyword import KeywordIndex, glob_to_regex, normalise_path_filter
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
 
@@ -40,13 +40,14 @@ class Filters:
         """An SQL WHERE clause over ``chunks`` equivalent to the keyword engine's filter."""
         where, params = ["1"], []
         if self.path:
-            if any(c in self.path for c in "*?["):
-                where.append("path GLOB ?")
-                params.append(self.path.replace("**/", "*").replace("**", "*"))
+            path = normalise_path_filter(self.path)
+            if any(c in path for c in "*?["):
+                # The keyword engine's own regex, as an SQL function: both retrievers filter alike.
+                where.append("codesift_path_match(path, ?)")
+                params.append(glob_to_regex(path))
             else:
                 where.append("substr(path, 1, ?) = ?")
-                prefix = self.path.lstrip("./")
-                params += [len(prefix), prefix]
+                params += [len(path), path]
         for column, values in (("language", self.languages), ("kind", self.kinds)):
             if values:
                 where.append(f"{column} IN ({','.join('?' * len(values))})")

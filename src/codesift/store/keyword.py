@@ -61,10 +61,22 @@ def _schema() -> tantivy.Schema:
     return sb.build()
 
 
+def normalise_path_filter(pattern: str) -> str:
+    """Drop leading ``./`` and ``/`` (paths are relative to the root) but keep dot-folders (``.github/``)."""
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern.lstrip("/")
+
+
 def glob_to_regex(pattern: str) -> str:
-    """Translate a path filter to a full-match regex: a glob when it has ``*?[``, else a prefix."""
+    """Translate a path filter to a full-match regex: a prefix, or when it has ``*?[`` also a glob.
+
+    Glob semantics match SQLite's GLOB (used by the semantic retriever): ``*`` and ``?`` do not
+    cross ``/`` here, ``**`` does, and ``[...]`` is a character class (``[!...]`` negated)."""
+    pattern = normalise_path_filter(pattern)
+    literal = re.escape(pattern) + ".*"
     if not any(c in pattern for c in "*?["):
-        return re.escape(pattern.lstrip("./")) + ".*"
+        return literal
     out, i = [], 0
     while i < len(pattern):
         c = pattern[i]
@@ -76,9 +88,19 @@ def glob_to_regex(pattern: str) -> str:
             out.append(".*")
             i += 2
             continue
+        if c == "[":
+            end = pattern.find("]", i + 2)
+            if end != -1:
+                body = pattern[i + 1 : end]
+                negate = body.startswith(("!", "^"))
+                body = body[1:] if negate else body
+                out.append("[" + ("^" if negate else "") + body.replace("\\", "\\\\") + "]")
+                i = end + 1
+                continue
         out.append({"*": "[^/]*", "?": "[^/]"}.get(c, re.escape(c)))
         i += 1
-    return "".join(out)
+    # A real path that contains glob characters (``glob[x].py``) still matches itself, as a prefix.
+    return f"(?:{literal}|{''.join(out)})"
 
 
 class KeywordIndex:

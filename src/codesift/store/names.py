@@ -64,7 +64,8 @@ def lookup(
     limit_partial: int = 50,
 ) -> list[tuple[int, str]]:
     """(chunk id, match type) pairs, exact matches first, then prefix, camel-hump and substring."""
-    q = query.strip().lower()
+    # NUL ends an FTS5 phrase and a lone surrogate cannot be encoded for SQLite: neither is a name.
+    q = query.replace("\x00", " ").encode("utf-8", "replace").decode().strip().lower()
     if not q:
         return []
     kind_sql, kind_args = "", []

@@ -6,7 +6,9 @@ whenever their recorded generation disagrees (after a crash between the two comm
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -80,6 +82,16 @@ _CHUNK_SELECT = (
 )
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(regex: str) -> re.Pattern[str]:
+    return re.compile(regex)
+
+
+def _path_match(path: str, regex: str) -> int:
+    """SQL function: the keyword engine's full-match path regex, so both retrievers filter alike."""
+    return 1 if _compiled(regex).fullmatch(path) else 0
+
+
 class FileRow:
     """What the indexer needs to know about a file it indexed before."""
 
@@ -104,6 +116,7 @@ class MetaStore:
             self.db.executescript(_SCHEMA)
             names.install(self.db)
         self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.create_function("codesift_path_match", 2, _path_match, deterministic=True)
         self.db.row_factory = sqlite3.Row
         self._next_chunk_id: int | None = None
 
