@@ -89,6 +89,15 @@ def main() -> None:
         t_emb = time.perf_counter() - t
         rate = done / t_emb if t_emb else 0.0
         rows.append(("embedded chunks / s", f"{done} in {t_emb:.1f} s = {rate:.1f}/s"))
+        # The bare model on the same kind of text, side by side: tokenizer + ONNX only, no store.
+        from codesift.indexer import _chunk_from_row, embed_text
+
+        sample = [embed_text(_chunk_from_row(r), r["path"]) for r in index.store.db.execute(
+            f"SELECT * FROM chunks ORDER BY id LIMIT {min(done, 500) or 500}")]
+        t = time.perf_counter()
+        index.embedder().embed(sample)
+        bare = len(sample) / (time.perf_counter() - t)
+        rows.append(("bare model chunks / s (same texts, no store)", f"{bare:.1f} (codesift at {rate / bare:.0%} of it)"))
         pending = index.store.count_missing_embeddings()
         if pending:
             rows.append(("full embedding, extrapolated s", f"{(done + pending) / max(rate, 1e-9):,.0f}"))

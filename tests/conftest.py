@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from pathlib import Path
+
+# One machine-wide embedding cache per test session: hermetic (not ~/.cache), still shared by tests.
+os.environ.setdefault("CODESIFT_CACHE_DIR", tempfile.mkdtemp(prefix="codesift-test-cache-"))
 
 import pytest
 

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import xxhash
 
 from .config import Config
@@ -26,6 +27,7 @@ from .languages import language_for
 from .model import Chunk
 from .parse import extract_chunks
 from .parse.references import Reference
+from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.sqlite import MetaStore
 
@@ -228,6 +230,7 @@ class Indexer:
     def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
         self.root, self.store, self.keyword, self.config = root, store, keyword, config
         self.embed_error: EmbeddingUnavailable | None = None
+        self.shared_cache = EmbeddingCache()
         self._failed_paths: dict[str, str] = {}  # this update's files that could not be read/parsed
 
     def ensure_keyword_consistent(self) -> bool:
@@ -371,15 +374,25 @@ class Indexer:
             pairs = self.store.missing_embeddings(min(batch, total - done))
             if not pairs:
                 break
-            rows = self.store.chunks_by_id(cid for _, cid in pairs)
-            texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in pairs]
-            try:
-                vectors = embedder.embed(texts)
-            except EmbeddingUnavailable as exc:
-                # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
-                self.embed_error = exc
-                break
-            self.store.put_vectors([h for h, _ in pairs], vectors)
+            hashes = [h for h, _ in pairs]
+            # Vectors another index on this machine already computed for the same text and model.
+            cached = self.shared_cache.get_many(embedder.model_id, hashes, embedder.dim)
+            if cached:
+                found = [h for h in hashes if h in cached]
+                self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+            todo = [(h, cid) for h, cid in pairs if h not in cached]
+            if todo:
+                rows = self.store.chunks_by_id(cid for _, cid in todo)
+                texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in todo]
+                try:
+                    vectors = embedder.embed(texts)
+                except EmbeddingUnavailable as exc:
+                    # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
+                    self.embed_error = exc
+                    self.store.db.commit()
+                    break
+                self.store.put_vectors([h for h, _ in todo], vectors)
+                self.shared_cache.put_many(embedder.model_id, [h for h, _ in todo], vectors)
             self.store.bump("generation")
             self.store.db.commit()
             done += len(pairs)

@@ -1,0 +1,41 @@
+import numpy as np
+
+from codesift import Index
+from codesift.store.cache import EmbeddingCache
+
+
+def test_cache_round_trip_and_model_separation(tmp_path):
+    cache = EmbeddingCache(tmp_path / "c.db")
+    vecs = np.eye(3, 4, dtype=np.float32)
+    cache.put_many("m1", ["a", "b", "c"], vecs)
+    got = cache.get_many("m1", ["a", "c", "zz"], 4)
+    assert set(got) == {"a", "c"} and np.allclose(got["c"], vecs[2])
+    assert cache.get_many("m2", ["a"], 4) == {}
+    assert cache.get_many("m1", ["a"], 8) == {}  # wrong dimension is a miss, not an error
+
+
+def test_unusable_cache_location_is_ignored(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cache = EmbeddingCache(blocker / "sub" / "c.db")
+    assert cache.get_many("m", ["a"], 4) == {}
+    cache.put_many("m", ["a"], np.zeros((1, 4)))
+
+
+def test_a_second_clone_reuses_the_first_clones_vectors(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "shared"))
+    with Index(repo) as first:
+        first.update()
+    import shutil
+
+    clone = tmp_path / "clone"
+    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns(".codesift"))
+    calls = []
+    with Index(clone) as second:
+        embedder = second.embedder()
+        real = embedder.embed
+        monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(len(texts)) or real(texts))
+        stats = second.update()
+        assert stats.embedded > 0 and calls == []  # every vector came from the shared cache
+        assert second.status()["coverage"] == 1.0
+        assert second.search("rebuild_auth", mode="semantic").results
