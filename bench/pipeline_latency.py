@@ -1,0 +1,57 @@
+"""Query latency of the full ranking pipeline vs plain RRF, side by side in one run.
+
+    python bench/pipeline_latency.py ROOT [--queries 200]
+
+ROOT must be indexed already (e.g. the django corpus after ``codesift index``). Queries alternate
+between the two settings so machine noise hits both alike. Prints p50/p95 per setting and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import fields, replace
+
+from codesift import Index
+from codesift.rank.pipeline import RankSettings
+
+WORDS = ("request response middleware cache session user model query field form template url view test "
+         "migration signal database connection transaction admin auth permission validate serialize").split()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root")
+    ap.add_argument("--queries", type=int, default=200)
+    args = ap.parse_args()
+    index = Index(args.root)
+    if not index.store.counts()["chunks"]:
+        sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")
+    rng = random.Random(3)
+    names = [r[0] for r in index.store.db.execute("SELECT name FROM chunks WHERE kind='function' LIMIT 5000")]
+    queries = [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(args.queries)]
+    full = index.config.rank
+    plain = replace(full, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(full, f.name), bool)})
+    indexes = {"full pipeline": index, "plain RRF": Index(args.root, config=replace(index.config, rank=plain))}
+    times: dict[str, list[float]] = {k: [] for k in indexes}
+    for idx in indexes.values():
+        idx.search("warm up")
+    for q in queries:
+        for label, idx in indexes.items():
+            t = time.perf_counter()
+            idx.search(q, limit=10)
+            times[label].append((time.perf_counter() - t) * 1000)
+    print(f"root: {index.root} ({index.store.counts()['chunks']} chunks), {len(queries)} queries, hybrid")
+    print("| setting | p50 ms | p95 ms |\n|---|---|---|")
+    for label, ts in times.items():
+        ts.sort()
+        print(f"| {label} | {statistics.median(ts):.1f} | {ts[int(len(ts) * 0.95) - 1]:.1f} |")
+    ratio = statistics.median(times["full pipeline"]) / statistics.median(times["plain RRF"])
+    print(f"p50 ratio full / plain: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
