@@ -81,3 +81,13 @@ def write_repo(root: Path, files: dict[str, str] = FILES) -> Path:
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     return write_repo(tmp_path / "repo")
+
+
+@pytest.fixture
+def index(repo: Path):
+    """The fixture repository, indexed with the real embedding model."""
+    from codesift import Index
+
+    with Index(repo) as idx:
+        idx.update()
+        yield idx

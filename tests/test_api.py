@@ -5,13 +5,6 @@ import pytest
 from codesift import Index, IndexMismatchError
 
 
-@pytest.fixture
-def index(repo):
-    with Index(repo) as idx:
-        idx.update()
-        yield idx
-
-
 def _top(response):
     r = response.results[0]
     return r.path, r.qualified_name, r.start_line

@@ -2,15 +2,7 @@ import subprocess
 
 import pytest
 
-from codesift import Index
 from codesift.tools.context import ContextError
-
-
-@pytest.fixture
-def index(repo):
-    with Index(repo) as idx:
-        idx.update()
-        yield idx
 
 
 def test_find_symbol_exact_prefix_hump_substring(index):
