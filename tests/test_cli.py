@@ -83,3 +83,17 @@ def test_search_explain_and_threshold(repo):
     strict = json.loads(run("search", "cookie", "--json", "--threshold", "0.9", "--root", str(repo)).stdout)
     assert all(item["score"] >= 0.9 for item in strict)
     assert run("search", "x", "--threshold", "2", "--root", str(repo)).exit_code == 2
+
+
+def test_model_mismatch_is_one_line_not_a_traceback(repo, monkeypatch):
+    assert run("index", str(repo), "-q").exit_code == 0
+    import sqlite3
+
+    db = sqlite3.connect(repo / ".codesift" / "meta.db")
+    db.execute("UPDATE meta SET value='another-model' WHERE key='model_id'")
+    db.commit()
+    db.close()
+    for args in (["search", "redirect", "--root", str(repo)], ["index", str(repo), "-q"]):
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "codesift index --rebuild" in result.output and "Traceback" not in result.output

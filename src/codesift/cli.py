@@ -73,7 +73,21 @@ def _progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
     return bar, update
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Index/model mismatches and bad settings can surface in any command: one line, exit 2."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from .api import IndexMismatchError
+        from .config import ConfigError
+
+        try:
+            return super().invoke(ctx)
+        except (IndexMismatchError, ConfigError) as exc:
+            click.echo(f"codesift: {exc}", err=True)
+            ctx.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codesift")
 def main() -> None:
     """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
