@@ -12,6 +12,7 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,8 +26,9 @@ from .discover import SourceFile, discover
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import Chunk
-from .parse import extract_chunks
-from .parse.references import Reference
+
+if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
+    from .parse.references import Reference
 from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.sqlite import MetaStore
@@ -95,6 +97,8 @@ def read_source(abspath: str) -> bytes:
 
 def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference], str | None]:
     """(language, chunks, references, warning) for one file's bytes; never raises on bad content."""
+    from .parse import extract_chunks
+
     text, warning = _decode(data)
     language = language_for(path) or "text"
     references: list[Reference] = []
