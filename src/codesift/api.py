@@ -71,6 +71,7 @@ class Index:
         self._vectors: VectorIndex | None = None
         self._vectors_gen = -1
         self._count_cache: tuple[str | None, int] = (None, 0)
+        self._main_language: tuple[str | None, str] = (None, "")
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -135,6 +136,23 @@ class Index:
                 self.indexer.ensure_keyword_consistent()
         except IndexBusy:
             pass  # another process is updating right now: it will leave the index consistent
+
+    def _query_preamble(self, filters: Filters) -> str:
+        """The start of the text the dense model reads for a query, shaped like a document's preamble
+        ("python function …", see ``indexer.embed_text``): the filtered language, else the tree's main
+        code language. Measured (bench/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
+        hybrid +0.009 / +0.016."""
+        if len(filters.languages) == 1:
+            return f"{filters.languages[0]} function: "
+        gen = self.store.get_meta("generation", "0")
+        if self._main_language[0] != gen:
+            row = self.store.db.execute(
+                "SELECT language FROM chunks WHERE kind NOT IN ('module','window','section') "
+                "GROUP BY language ORDER BY count(*) DESC LIMIT 1"
+            ).fetchone()
+            self._main_language = (gen, row[0] if row else "")
+        lang = self._main_language[1]
+        return f"{lang} function: " if lang else "function: "
 
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
@@ -235,7 +253,7 @@ class Index:
             embedder = self.embedder()
             if embedder is not None:
                 try:
-                    query_vector = embedder.embed_query(query[:2000])
+                    query_vector = embedder.embed_query(self._query_preamble(filters) + query[:2000])
                 except EmbeddingUnavailable as exc:  # provider down: the breaker counts it
                     self._embed_error, embedder = exc, None
             if embedder is None:
