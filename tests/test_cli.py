@@ -97,3 +97,11 @@ def test_model_mismatch_is_one_line_not_a_traceback(repo, monkeypatch):
         result = run(*args)
         assert result.exit_code == 2, (args, result.output)
         assert "codesift index --rebuild" in result.output and "Traceback" not in result.output
+
+
+def test_query_starting_with_dashes_is_a_query(repo):
+    assert run("index", str(repo), "-q").exit_code == 0
+    result = run("search", "--cookie jar", "--json", "--root", str(repo))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[0]["path"] == "src/http/cookies.py"
+    assert run("search", "x", "--limit", "0", "--root", str(repo)).exit_code == 2  # real options still checked

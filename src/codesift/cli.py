@@ -159,7 +159,9 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
                       f"fix: {escape(str(status.get('embedding_fix')))}")
 
 
-@main.command()
+# A query may itself start with "-" ("--cert option accepting a file"): unknown option-like words
+# are taken as the query instead of failing as a bad option.
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query")
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--path", "path_filter", help="Path prefix or glob (e.g. src/ or '**/*.py').")
@@ -205,7 +207,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     print_results(response, explain=explain)
 
 
-@main.command()
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.option("--limit", "-n", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--service", help="Only references under this top-level folder.")
