@@ -186,3 +186,16 @@ def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo):
         stats = idx.update(embed_limit=2)
         assert stats.embedded == 2 and stats.embed_pending == pending - 2
         assert idx.update(embed_threshold=pending).embedded == pending - 2
+
+
+def test_index_folders_are_never_indexed(repo, tmp_path):
+    from codesift.config import Config
+
+    with Index(repo) as idx:  # leaves <repo>/.codesift behind
+        idx.update(embed=False)
+    inside = repo / "custom-index"
+    with Index(repo, config=Config(index_dir=str(inside))) as idx:
+        idx.update(embed=False)
+        paths = {row[0] for row in idx.store.db.execute("SELECT path FROM files")}
+        assert not any(p.startswith((".codesift/", "custom-index/")) for p in paths)
+        assert idx.update(embed=False).files_parsed == 0  # its own writes do not look like changes

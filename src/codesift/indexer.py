@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from .config import Config
+from .config import INDEX_DIR_NAME, Config
 from .discover import SourceFile, discover
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
@@ -258,8 +258,8 @@ class Indexer:
         found = discover(
             self.root,
             max_file_size=self.config.max_file_size,
-            extra_ignores=self.config.ignore,
-            index_dir_name=Path(self.config.index_dir or ".codesift").name,
+            extra_ignores=(*self.config.ignore, *self._index_dir_ignore()),
+            index_dir_name=INDEX_DIR_NAME,
         )
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
         if quarantined:
@@ -318,6 +318,17 @@ class Indexer:
         self.store.db.commit()
         stats.parse_seconds = time.perf_counter() - t0
         return stats
+
+    def _index_dir_ignore(self) -> tuple[str, ...]:
+        """A configured index folder inside the root is never indexed (``.codesift`` never is either,
+        whoever made it: another configuration of the same tree may keep its index there)."""
+        if not self.config.index_dir:
+            return ()
+        try:
+            rel = Path(self.config.index_dir).expanduser().resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return ()
+        return (f"/{rel.as_posix()}/",)
 
     def _finish_scan(self, skipped: dict[str, str]) -> None:
         self.store.set_skipped(skipped)
