@@ -294,14 +294,21 @@ class Indexer:
                 self.keyword.delete_file(row.id)
                 stats.files_deleted += 1
             with _pool(len(changed)) as pool:
+                args = [(f.path, f.abspath, known[f.path].hash if f.path in known else None) for f in changed]
+                # Workers run one batch ahead of the writer: parsing overlaps the SQLite/tantivy writes,
+                # and at most two batches of parsed files are held in memory.
+                ahead = pool.map(_prepare_args, args[:FILE_BATCH], chunksize=4) if pool else None
                 for start in range(0, len(changed), FILE_BATCH):
                     batch = changed[start : start + FILE_BATCH]
-                    args = [(f.path, f.abspath, known[f.path].hash if f.path in known else None) for f in batch]
-                    results = pool.map(_prepare_args, args, chunksize=4) if pool else map(_prepare_args, args)
+                    if pool:
+                        results, nxt = ahead, args[start + FILE_BATCH : start + 2 * FILE_BATCH]
+                        ahead = pool.map(_prepare_args, nxt, chunksize=4) if nxt else None
+                    else:
+                        results = map(_prepare_args, args[start : start + FILE_BATCH])
                     for f, prepared in zip(batch, results):
                         self._index_file(f, known, stats, prepared)
                     self.store.db.commit()
-                    self.keyword.commit()
+                    self.keyword.commit(final=False)
                     if progress:
                         progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
         except KeyboardInterrupt:

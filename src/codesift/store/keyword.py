@@ -152,11 +152,14 @@ class KeywordIndex:
             d.add_text(name, value)
         self._w().add_document(d)
 
-    def commit(self) -> None:
+    def commit(self, *, final: bool = True) -> None:
+        """Make the added documents visible. ``final=False`` keeps the writer (and its lock) for more
+        batches instead of waiting for segment merges after every batch."""
         if self._writer is not None:
             self._writer.commit()
-            self._writer.wait_merging_threads()
-            self._writer = None
+            if final:
+                self._writer.wait_merging_threads()
+                self._writer = None
         self.index.reload()
 
     def rollback(self) -> None:
