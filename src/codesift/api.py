@@ -187,13 +187,15 @@ class Index:
     def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
                 progress: Progress | None) -> UpdateStats:
         stats = self.indexer.update(progress)
-        pending = self.store.count_missing_embeddings() if embed else 0
+        # One count per update (a scan of every chunk): the CLI runs an update before each search.
+        pending = self.store.count_missing_embeddings() if (embed or stats.files_parsed) else 0
         if embed_threshold is not None and pending > embed_threshold:
             embed = False
         if embed and pending and (embedder := self.embedder()) is not None:
             t0 = time.perf_counter()
             try:
-                stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress)
+                stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress,
+                                                            pending=pending)
                 if stats.embedded:
                     # Build/patch the vector snapshot (and HNSW graph) now, not in the first search.
                     self._vector_index(embedder)
@@ -205,7 +207,7 @@ class Index:
                 raise
             finally:
                 stats.embed_seconds = time.perf_counter() - t0
-        stats.embed_pending = self.store.count_missing_embeddings() if (pending or stats.files_parsed) else 0
+        stats.embed_pending = max(0, pending - stats.embedded)
         return stats
 
     def search(

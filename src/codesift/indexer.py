@@ -381,13 +381,15 @@ class Indexer:
         self.store.record_failure(f.path, f.size, f.mtime, f"{reason}: {type(exc).__name__}: {exc}")
 
     def embed_pending(
-        self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None
+        self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None,
+        pending: int | None = None,
     ) -> int:
         """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded.
 
+        ``pending`` is the caller's fresh count of such texts, if it has one (saves a scan).
         Stops early (setting ``embed_error``) when the provider becomes unavailable."""
         self.embed_error = None
-        total = self.store.count_missing_embeddings()
+        total = self.store.count_missing_embeddings() if pending is None else pending
         if limit is not None:
             total = min(total, limit)
         done = 0

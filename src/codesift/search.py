@@ -7,8 +7,6 @@ filtered search still gets a full candidate list from each side.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Literal
-
 import numpy as np
 
 from .fusion import ranked, rrf
@@ -19,7 +17,6 @@ from .store.keyword import KeywordIndex, glob_to_regex, normalise_path_filter
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
 
-Mode = Literal["hybrid", "keyword", "semantic"]
 MODES: tuple[str, ...] = ("hybrid", "keyword", "semantic")
 SNIPPET_LINES = 6
 SNIPPET_CHARS = 400

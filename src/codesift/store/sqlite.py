@@ -343,10 +343,3 @@ class MetaStore:
             ):
                 out[pos[cid]] = np.frombuffer(blob, dtype=np.float16)
         return out
-
-    def prune_vectors(self) -> int:
-        """Drop cached vectors no chunk refers to any more; return how many."""
-        cur = self.db.execute(
-            "DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.embed_hash = vectors.hash)"
-        )
-        return cur.rowcount
