@@ -118,8 +118,11 @@ def snapshot(root: Path) -> dict[str, object]:
             "files": sorted(db.execute("SELECT path, hash, language FROM files")),
             "chunks": sorted(chunks),
             "duplicate_chunks": sorted(k for k, n in Counter(chunks).items() if n > 1),
-            "refs": sorted(db.execute(
-                "SELECT f.path, r.name, r.line, r.kind, r.qualifier FROM refs r JOIN files f ON f.id = r.file_id")),
+            "refs": sorted(
+                (path, name, line, kind, qualifier)
+                for path, name, sites in db.execute(
+                    "SELECT f.path, r.name, r.sites FROM refs r JOIN files f ON f.id = r.file_id")
+                for line, kind, qualifier in json.loads(sites)),
             "skipped": dict(db.execute("SELECT path, reason FROM skipped")),
         }
     finally:

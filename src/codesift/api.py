@@ -88,6 +88,9 @@ class Index:
         if version is None:
             self.store.set_meta("schema_version", SCHEMA_VERSION)
             self.store.db.commit()
+        elif version != SCHEMA_VERSION and self.store.migrate_from(version):
+            self.store.set_meta("schema_version", SCHEMA_VERSION)
+            self.store.db.commit()
         elif version != SCHEMA_VERSION:
             raise IndexMismatchError(
                 f"the index at {self.folder} has schema {version}, this codesift needs {SCHEMA_VERSION}: "

@@ -29,6 +29,7 @@ from .model import Chunk
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
+from .store import refs
 from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.sqlite import MetaStore
@@ -118,7 +119,7 @@ class Prepared:
     digest: str = ""
     language: str = ""
     chunks: list[Chunk] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
+    references: refs.Packed = field(default_factory=list)
     warning: str | None = None
     hashes: list[str] = field(default_factory=list)
     fields: list[tuple[str, str, str, str]] = field(default_factory=list)
@@ -140,7 +141,7 @@ def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path) for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
-    return Prepared("ok", digest, language, chunks, references, warning, hashes, fields)
+    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields)
 
 
 def _prepare_args(args: tuple[str, str, str | None]) -> Prepared:

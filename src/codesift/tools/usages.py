@@ -11,6 +11,7 @@ import os
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
+from ..store import refs
 from .context import _read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,16 +84,8 @@ def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: 
         raise ValueError("limit must be a positive integer")
     targets = index.find_symbol(symbol_name, exact=True)
     def_sites = {(t["path"], t["start_line"]) for t in targets}
-    params: list[object] = [name]
-    where = "r.name = ?"
-    if service:
-        where += " AND substr(f.path, 1, ?) = ?"
-        prefix = service.rstrip("/") + "/"
-        params += [len(prefix), prefix]
-    rows = index.store.db.execute(
-        f"SELECT f.id, f.path, r.line, r.kind, r.qualifier FROM refs r JOIN files f ON f.id = r.file_id "
-        f"WHERE {where} ORDER BY f.path, r.line", params
-    ).fetchall()
+    prefix = service.rstrip("/") + "/" if service else None
+    rows = refs.sites_of(index.store.db, name, prefix)
     rows = [r for r in rows if (r[1], r[2]) not in def_sites]
     total = len(rows)
     rows = rows[:limit]
