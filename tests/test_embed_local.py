@@ -1,0 +1,55 @@
+"""The local MiniLM provider: its optimized-graph cache gives the same vectors and survives damage."""
+
+import numpy as np
+import pytest
+
+from codesift.embed.base import EmbeddingUnavailable
+
+TEXTS = ["def parse_args(argv): return argv", "follow redirects", "class CookieJar:\n    pass"]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "models"
+
+
+def test_optimized_graph_is_cached_and_gives_the_same_vectors(cache):
+    from codesift.embed.local import MiniLMEmbedder
+
+    first = MiniLMEmbedder()
+    saved = list(cache.glob("*.optimized.onnx"))
+    assert len(saved) == 1 and saved[0].stat().st_size > 1_000_000
+    assert not list(cache.glob("*.tmp"))
+    again = MiniLMEmbedder()  # loads the saved graph
+    assert np.allclose(first.embed(TEXTS), again.embed(TEXTS), atol=1e-6)
+    assert np.allclose(first.embed_query("redirect"), again.embed_query("redirect"), atol=1e-6)
+
+
+def test_a_damaged_cached_graph_is_replaced(cache):
+    from codesift.embed.local import MiniLMEmbedder
+
+    reference = MiniLMEmbedder().embed(TEXTS)
+    saved = next(cache.glob("*.optimized.onnx"))
+    saved.write_bytes(b"not a model")
+    embedder = MiniLMEmbedder()
+    assert np.allclose(embedder.embed(TEXTS), reference, atol=1e-6)
+    assert saved.stat().st_size > 1_000_000  # rewritten by the fresh optimization
+
+
+def test_unwritable_cache_folder_still_loads(tmp_path, monkeypatch):
+    from codesift.embed.local import MiniLMEmbedder
+
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(blocker))
+    assert MiniLMEmbedder().embed_query("x").shape == (384,)
+
+
+def test_missing_model_names_the_fix(tmp_path, monkeypatch):
+    from codesift.embed.local import MiniLMEmbedder
+
+    monkeypatch.setenv("CODESIFT_MODEL_PATH", str(tmp_path / "absent.onnx"))
+    with pytest.raises(EmbeddingUnavailable) as err:
+        MiniLMEmbedder()
+    assert "pip install" in err.value.fix
