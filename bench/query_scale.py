@@ -1,13 +1,22 @@
 """How query cost grows with the index: synthetic symbols at 10k, 50k, 100k and 500k.
 
     python bench/query_scale.py [--sizes 10000 50000 100000 500000] [--vectors-up-to 100000]
+                                [--mcp-up-to 100000] [--keep DIR] [--runs 3]
 
-Symbols are generated (realistic identifier names, signatures, docstrings and bodies) and written
-straight into the store, the keyword index and the vector cache, so the parser is not part of the
-measure (bench/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW cost
-depends on their count and dimension, not their meaning. Each size runs in a fresh subprocess so
-peak RSS is per size. Prints: build seconds, hybrid/keyword query p50/p95, find_symbol p50/p95,
-RSS after serving queries.
+Symbols are generated (realistic identifier names, signatures, docstrings and bodies), written as real
+files and straight into the store, the keyword index and the vector cache, so the parser is not part
+of the measure (bench/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW
+cost depends on their count and dimension, not their meaning. Per size, three fresh processes:
+
+- build: writes the files and the index (build seconds);
+- serve: opens the index like a server would and answers queries through the Python API (the first
+  hybrid query loads the model and the vector index; then p50/p95 of keyword, hybrid and find_symbol
+  over ``--queries`` queries, repeated ``--runs`` times: the median run's percentiles are printed)
+  — its peak RSS is the serving peak;
+- mcp: ``codesift serve`` over stdio, driven by the official MCP client: search_code p50/p95 and the
+  server process's peak RSS.
+
+``--keep DIR`` keeps the built indexes there and reuses them on the next run.
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ from pathlib import Path
 WORDS = ("get set build parse render load save user session cookie token request response cache query "
          "model field form view url route auth password hash json file path stream buffer header body "
          "config settings handler middleware signal event queue worker task job retry timeout error").split()
+PER_FILE = 50
+DIM = 384
 
 
 def names(rng: random.Random, n: int) -> list[str]:
@@ -38,7 +49,14 @@ def names(rng: random.Random, n: int) -> list[str]:
     return out
 
 
-def child(size: int, with_vectors: bool, queries: int) -> dict:
+def queries(size: int, n: int) -> list[str]:
+    """Half real symbol names, half four-word natural-language queries."""
+    rng = random.Random(size + 1)
+    all_names = names(random.Random(size), size)
+    return [rng.choice(all_names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(n)]
+
+
+def build(size: int, root: Path, with_vectors: bool) -> dict:
     import numpy as np
 
     from codesift import Index
@@ -46,95 +64,206 @@ def child(size: int, with_vectors: bool, queries: int) -> dict:
     from codesift.model import Chunk
     from codesift.store.keyword import keyword_fields
 
-    os.environ.setdefault("CODESIFT_EMBEDDER", "local")
     rng = random.Random(size)
-    work = Path(tempfile.mkdtemp(prefix="codesift-scale-"))
-    try:
-        index = Index(work, config=Config())
-        store, kw = index.store, index.keyword
-        all_names = names(rng, size)
+    index = Index(root, config=Config())
+    store, kw = index.store, index.keyword
+    all_names = names(rng, size)
+    t = time.perf_counter()
+    for f in range(0, size, PER_FILE):
+        chunks, hashes, bodies = [], [], []
+        for j, name in enumerate(all_names[f : f + PER_FILE]):
+            doc = " ".join(rng.sample(WORDS, 8))
+            body = f"def {name}(self, {rng.choice(WORDS)}):\n    \"\"\"{doc}.\"\"\"\n" + "\n".join(
+                f"    {rng.choice(WORDS)}_{k} = {rng.choice(WORDS)}({rng.choice(WORDS)})" for k in range(8))
+            chunks.append(Chunk("function", name, name, j * 12 + 1, j * 12 + 10, body, "python",
+                                signature=f"def {name}(self)", docstring=doc))
+            hashes.append(f"h{f + j}")
+            bodies.append(body + "\n\n")  # 10 lines of body + 2 blank lines: chunk j starts at 12j+1
+        path = f"pkg/mod_{f // PER_FILE}.py"
+        file = root / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text("".join(bodies))
+        st = file.stat()
+        file_id, ids = store.replace_file(path, st.st_size, st.st_mtime, f"d{f}", "python", chunks, hashes)
+        for cid, c in zip(ids, chunks):
+            kw.add_fields(cid, file_id, path, "python", "function",
+                          keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path))
+        if with_vectors:
+            vecs = np.random.default_rng(f).normal(size=(len(chunks), DIM)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            store.put_vectors(hashes, vecs)
+    store.set_meta("model_id", "all-MiniLM-L6-v2-int8-onnx")
+    store.set_meta("model_dim", DIM)
+    store.set_meta("last_update", time.time())
+    store.bump("generation")
+    store.db.commit()
+    kw.commit()
+    build_s = time.perf_counter() - t
+    t = time.perf_counter()
+    if with_vectors:  # the vector snapshot (and HNSW graph above 20k) is part of building
+        index._vector_index(index.embedder())
+    index.close()
+    return {"build_s": round(build_s, 1), "vector_index_s": round(time.perf_counter() - t, 1)}
+
+
+def _percentiles(lat: list[float]) -> tuple[float, float]:
+    lat = sorted(lat)
+    return statistics.median(lat), lat[max(0, int(len(lat) * 0.95) - 1)]
+
+
+def _median_run(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return sorted(runs)[len(runs) // 2]
+
+
+def serve(size: int, root: Path, with_vectors: bool, n: int, runs: int) -> dict:
+    from codesift import Index
+
+    qs = queries(size, n)
+    out: dict = {}
+    t = time.perf_counter()
+    index = Index(root)
+    modes = ("keyword", "hybrid") if with_vectors else ("keyword",)
+    for mode in modes:
         t = time.perf_counter()
-        per_file = 50
-        dim = 384
-        for f in range(0, size, per_file):
-            chunks, hashes = [], []
-            for j, name in enumerate(all_names[f : f + per_file]):
-                doc = " ".join(rng.sample(WORDS, 8))
-                body = f"def {name}(self, {rng.choice(WORDS)}):\n    \"\"\"{doc}.\"\"\"\n" + "\n".join(
-                    f"    {rng.choice(WORDS)}_{k} = {rng.choice(WORDS)}({rng.choice(WORDS)})" for k in range(8))
-                chunks.append(Chunk("function", name, f"Mod{f}.{name}", j * 12 + 1, j * 12 + 11, body, "python",
-                                    signature=f"def {name}(self)", docstring=doc))
-                hashes.append(f"h{f + j}")
-            path = f"pkg/mod_{f // per_file}.py"
-            file_id, ids = store.replace_file(path, 1, 1.0, f"d{f}", "python", chunks, hashes)
-            for cid, c in zip(ids, chunks):
-                kw.add_fields(cid, file_id, path, "python", "function",
-                              keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path))
-            if with_vectors:
-                vecs = np.random.default_rng(f).normal(size=(len(chunks), dim)).astype(np.float32)
-                vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-                store.put_vectors(hashes, vecs)
-        store.set_meta("model_id", "all-MiniLM-L6-v2-int8-onnx")
-        store.set_meta("model_dim", dim)
-        store.bump("generation")
-        store.db.commit()
-        kw.commit()
-        build = time.perf_counter() - t
-        qs = [rng.choice(all_names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(queries)]
-        modes = ("keyword", "hybrid") if with_vectors else ("keyword",)
-        out = {"size": size, "build_s": round(build, 1), "vectors": with_vectors}
-        for mode in modes:
-            t = time.perf_counter()
-            index.search("warm up", mode=mode)  # loads the model / builds the vector snapshot
-            out[f"{mode}_first_s"] = round(time.perf_counter() - t, 2)
+        index.search("warm up", mode=mode)  # loads the model / opens the vector index
+        out[f"{mode}_first_s"] = round(time.perf_counter() - t, 2)
+        per_run = []
+        for _ in range(runs):
             lat = []
             for q in qs:
                 t = time.perf_counter()
                 index.search(q, mode=mode)
                 lat.append((time.perf_counter() - t) * 1000)
-            lat.sort()
-            out[mode] = (round(statistics.median(lat), 1), round(lat[int(len(lat) * 0.95) - 1], 1))
+            per_run.append(_percentiles(lat))
+        out[mode] = _median_run(per_run)
+    rng = random.Random(size + 2)
+    probes = [q.split()[0][: rng.choice((3, 6, 40))] for q in qs]
+    per_run = []
+    for _ in range(runs):
         lat = []
-        for q in qs:
-            probe = q.split()[0][: rng.choice((3, 6, 40))]
+        for probe in probes:
             t = time.perf_counter()
             index.find_symbol(probe)
             lat.append((time.perf_counter() - t) * 1000)
-        lat.sort()
-        out["find_symbol"] = (round(statistics.median(lat), 2), round(lat[int(len(lat) * 0.95) - 1], 2))
-        out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-        with open("/proc/self/status") as fh:  # Linux: RSS now, while serving (the peak includes the build)
-            out["rss_now_mb"] = int(fh.read().split("VmRSS:")[1].split()[0]) // 1024
-        index.close()
-        return out
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        per_run.append(_percentiles(lat))
+    out["find_symbol"] = _median_run(per_run)
+    out["rss_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    with open("/proc/self/status") as fh:
+        out["rss_now_mb"] = int(fh.read().split("VmRSS:")[1].split()[0]) // 1024
+    index.close()
+    return out
+
+
+def mcp(size: int, root: Path, n: int, runs: int) -> dict:
+    """search_code through ``codesift serve`` over stdio with the MCP SDK client."""
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    qs = queries(size, n)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "codesift", "serve", "--no-embed", str(root)],
+                                   env={**os.environ})
+    out: dict = {}
+
+    async def scenario() -> None:
+        with open(os.devnull, "w") as devnull:
+            async with stdio_client(params, errlog=devnull) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                t = time.perf_counter()
+                await session.call_tool("search_code", {"query": "warm up"})
+                out["first_s"] = round(time.perf_counter() - t, 2)
+                per_run = []
+                for _ in range(runs):
+                    lat = []
+                    for q in qs:
+                        t = time.perf_counter()
+                        result = await session.call_tool("search_code", {"query": q, "limit": 10})
+                        lat.append((time.perf_counter() - t) * 1000)
+                        assert not result.is_error, result
+                    per_run.append(_percentiles(lat))
+                out["search_code"] = _median_run(per_run)
+                out["server_rss_peak_mb"] = _server_peak_rss(root)
+
+    anyio.run(scenario)
+    return out
+
+
+def _server_peak_rss(root: Path) -> int | None:
+    """VmHWM of the ``codesift serve`` process serving ``root`` (found through /proc)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().split(b"\0")
+            if b"serve" in cmd and str(root).encode() in cmd:
+                status = (proc / "status").read_text()
+                return int(status.split("VmHWM:")[1].split()[0]) // 1024
+        except (OSError, IndexError):
+            continue
+    return None
+
+
+def _child(args: list[str]) -> dict:
+    res = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True, text=True)
+    return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 100_000, 500_000])
     ap.add_argument("--vectors-up-to", type=int, default=100_000)
+    ap.add_argument("--mcp-up-to", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keep", help="keep built indexes in this folder and reuse them")
+    ap.add_argument("--phase", choices=("build", "serve", "mcp"), help=argparse.SUPPRESS)
+    ap.add_argument("--size", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--root", help=argparse.SUPPRESS)
     ap.add_argument("--with-vectors", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.child:
-        print(json.dumps(child(args.child, args.with_vectors, args.queries)))
+    if args.phase:
+        root = Path(args.root)
+        if args.phase == "build":
+            res = build(args.size, root, args.with_vectors)
+        elif args.phase == "serve":
+            res = serve(args.size, root, args.with_vectors, args.queries, args.runs)
+        else:
+            res = mcp(args.size, root, args.queries, args.runs)
+        print(json.dumps(res))
         return
-    print("| symbols | vectors | build s | keyword p50/p95 ms | hybrid p50/p95 ms | first hybrid s | "
-          "find_symbol p50/p95 ms | peak RSS MB (incl. build) | RSS serving MB |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    keep = Path(args.keep) if args.keep else None
+    print(f"{args.queries} queries (half symbol names, half 4-word phrases) × {args.runs} runs; "
+          "p50/p95 of the median run; RSS in MB")
+    print("| symbols | vectors | build s | vector index s | keyword p50/p95 ms | hybrid p50/p95 ms | "
+          "first hybrid s | find_symbol p50/p95 ms | serving peak RSS | MCP search_code p50/p95 ms | "
+          "MCP server peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for size in args.sizes:
-        cmd = [sys.executable, __file__, "--child", str(size), "--queries", str(args.queries)]
-        if size <= args.vectors_up_to:
-            cmd.append("--with-vectors")
-        res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
-        hy = res.get("hybrid")
-        print(f"| {size:,} | {'yes' if res['vectors'] else 'no'} | {res['build_s']} | {res['keyword'][0]} / "
-              f"{res['keyword'][1]} | {f'{hy[0]} / {hy[1]}' if hy else '-'} | {res.get('hybrid_first_s', '-')} | "
-              f"{res['find_symbol'][0]} / {res['find_symbol'][1]} | {res['rss_mb']} | {res.get('rss_now_mb', '-')} |",
-              flush=True)
+        vec = size <= args.vectors_up_to
+        base = keep or Path(tempfile.mkdtemp(prefix="codesift-scale-"))
+        root = base / f"{size}{'-v' if vec else ''}"
+        done = root / ".codesift" / "bench-built.json"
+        try:
+            if done.exists():
+                built = json.loads(done.read_text())
+            else:
+                shutil.rmtree(root, ignore_errors=True)
+                root.mkdir(parents=True)
+                built = _child(["--phase", "build", "--size", str(size), "--root", str(root),
+                                *(["--with-vectors"] if vec else [])])
+                done.write_text(json.dumps(built))
+            common = ["--size", str(size), "--root", str(root), "--queries", str(args.queries),
+                      "--runs", str(args.runs)]
+            served = _child(["--phase", "serve", *common, *(["--with-vectors"] if vec else [])])
+            over_mcp = _child(["--phase", "mcp", *common]) if size <= args.mcp_up_to else {}
+        finally:
+            if keep is None:
+                shutil.rmtree(base, ignore_errors=True)
+        fmt = lambda pair: f"{pair[0]:.1f} / {pair[1]:.1f}" if pair else "-"  # noqa: E731
+        print(f"| {size:,} | {'yes' if vec else 'no'} | {built['build_s']} | {built['vector_index_s'] if vec else '-'} | "
+              f"{fmt(served['keyword'])} | {fmt(served.get('hybrid'))} | {served.get('hybrid_first_s', '-')} | "
+              f"{served['find_symbol'][0]:.2f} / {served['find_symbol'][1]:.2f} | {served['rss_peak_mb']} | "
+              f"{fmt(over_mcp.get('search_code'))} | {over_mcp.get('server_rss_peak_mb', '-')} |", flush=True)
 
 
 if __name__ == "__main__":
