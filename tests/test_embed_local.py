@@ -18,9 +18,9 @@ def test_optimized_graph_is_cached_and_gives_the_same_vectors(cache):
     from codesift.embed.local import MiniLMEmbedder
 
     first = MiniLMEmbedder()
-    saved = list(cache.glob("*.optimized.onnx"))
-    assert len(saved) == 1 and saved[0].stat().st_size > 1_000_000
-    assert not list(cache.glob("*.tmp"))
+    saved = [p for p in cache.iterdir()]
+    assert len(saved) == 1 and not saved[0].name.endswith(".tmp")
+    assert (saved[0] / "model.onnx").is_file() and (saved[0] / "weights.bin").stat().st_size > 10_000_000
     again = MiniLMEmbedder()  # loads the saved graph
     assert np.allclose(first.embed(TEXTS), again.embed(TEXTS), atol=1e-6)
     assert np.allclose(first.embed_query("redirect"), again.embed_query("redirect"), atol=1e-6)
@@ -30,11 +30,11 @@ def test_a_damaged_cached_graph_is_replaced(cache):
     from codesift.embed.local import MiniLMEmbedder
 
     reference = MiniLMEmbedder().embed(TEXTS)
-    saved = next(cache.glob("*.optimized.onnx"))
+    saved = next(cache.iterdir()) / "model.onnx"
     saved.write_bytes(b"not a model")
     embedder = MiniLMEmbedder()
     assert np.allclose(embedder.embed(TEXTS), reference, atol=1e-6)
-    assert saved.stat().st_size > 1_000_000  # rewritten by the fresh optimization
+    assert saved.stat().st_size > 1000  # rewritten by the fresh optimization
 
 
 def test_unwritable_cache_folder_still_loads(tmp_path, monkeypatch):

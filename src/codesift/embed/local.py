@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +35,13 @@ def _package_dir(name: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _optimized_path(model: Path, ort_version: str) -> Path | None:
-    """Where the optimized graph of ``model`` is cached for this onnxruntime, or None when the
-    machine cache folder cannot be written. Keyed by the model file's identity and the runtime."""
+_OPTIMIZED_GRAPH = "model.onnx"
+_OPTIMIZED_WEIGHTS = "weights.bin"  # beside the graph, memory-mapped by onnxruntime when loaded
+
+
+def _optimized_dir(model: Path, ort_version: str) -> Path | None:
+    """Folder caching the optimized graph of ``model`` for this onnxruntime, or None when the machine
+    cache folder cannot be written. Keyed by the model file's identity and the runtime's version."""
     try:
         st = model.stat()
         folder = cache_dir() / "models"
@@ -46,7 +51,7 @@ def _optimized_path(model: Path, ort_version: str) -> Path | None:
     except OSError:
         return None
     key = xxhash.xxh3_64_hexdigest(f"{model.resolve()}|{st.st_size}|{st.st_mtime_ns}|{ort_version}".encode())
-    return folder / f"{model.stem}-{key}.optimized.onnx"
+    return folder / f"{model.stem}-{key}"
 
 
 def model_files() -> tuple[Path, Path]:
@@ -93,38 +98,58 @@ class MiniLMEmbedder:
         self._inputs = {i.name for i in self._query_session.get_inputs()}
         self.batch_size = batch_size
 
-    def _new_session(self, threads: int):  # noqa: ANN202 - onnxruntime type
+    def _options(self, threads: int, level: str):  # noqa: ANN202 - onnxruntime type
         opts = self._ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.enable_cpu_mem_arena = False
-        optimized = _optimized_path(self._model_path, self._ort.__version__)
-        if optimized is not None and optimized.is_file():
-            # Graph optimization is most of a session's start-up (~0.4 s of a cold CLI search) and its
-            # peak memory; the optimized graph saved by an earlier run loads as is, same outputs.
-            opts.graph_optimization_level = self._ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        opts.graph_optimization_level = getattr(self._ort.GraphOptimizationLevel, level)
+        return opts
+
+    def _new_session(self, threads: int):  # noqa: ANN202 - onnxruntime type
+        """A session on the optimized graph cached by an earlier run, else on the packaged model
+        (saving its optimized graph for the next run).
+
+        Optimizing this graph is most of a session's start-up (~0.3 s of a cold CLI search) and folds
+        the int8 weights into 90 MB of floats. Saved with its weights in a separate file, the graph
+        loads in ~0.1 s with no optimization pass and onnxruntime memory-maps the weights: rows of the
+        30k-word embedding table that no query uses never become resident (~45 MB less RSS)."""
+        cached = _optimized_dir(self._model_path, self._ort.__version__)
+        providers = ["CPUExecutionProvider"]
+        if cached is not None and (cached / _OPTIMIZED_GRAPH).is_file():
             try:
-                return self._ort.InferenceSession(str(optimized), opts, providers=["CPUExecutionProvider"])
-            except Exception:  # noqa: BLE001 - a damaged cache file: drop it and optimize again
-                optimized.unlink(missing_ok=True)
-            opts = self._ort.SessionOptions()
-            opts.intra_op_num_threads, opts.inter_op_num_threads, opts.enable_cpu_mem_arena = threads, 1, False
-        # EXTENDED gives this model the same graph (and outputs) as ALL, and a graph that is not
-        # tied to this CPU's instruction set, so it can be saved.
-        opts.graph_optimization_level = self._ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+                return self._ort.InferenceSession(str(cached / _OPTIMIZED_GRAPH),
+                                                  self._options(threads, "ORT_DISABLE_ALL"), providers=providers)
+            except Exception:  # noqa: BLE001 - a damaged cache: drop it and optimize again
+                shutil.rmtree(cached, ignore_errors=True)
+        # EXTENDED gives this model the same graph (and outputs) as ALL, and a graph that is not tied
+        # to this CPU's instruction set, so it can be saved.
+        opts = self._options(threads, "ORT_ENABLE_EXTENDED")
         tmp = None
-        if optimized is not None:
-            tmp = optimized.with_name(f"{optimized.name}.{os.getpid()}.tmp")
-            opts.optimized_model_filepath = str(tmp)
+        if cached is not None:
+            tmp = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+            shutil.rmtree(tmp, ignore_errors=True)
+            try:
+                tmp.mkdir()
+            except OSError:
+                tmp = None
+        if tmp is not None:
+            opts.optimized_model_filepath = str(tmp / _OPTIMIZED_GRAPH)
+            opts.add_session_config_entry("session.optimized_model_external_initializers_file_name",
+                                          _OPTIMIZED_WEIGHTS)
+            opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes",
+                                          "1024")
         try:
-            session = self._ort.InferenceSession(str(self._model_path), opts, providers=["CPUExecutionProvider"])
+            session = self._ort.InferenceSession(str(self._model_path), opts, providers=providers)
         except Exception as exc:  # onnxruntime raises its own exception types
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
             raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc}", _INSTALL_FIX) from exc
         if tmp is not None:
             try:
-                os.replace(tmp, optimized)
+                os.rename(tmp, cached)  # atomic; fails harmlessly when another process got there first
             except OSError:
-                tmp.unlink(missing_ok=True)
+                shutil.rmtree(tmp, ignore_errors=True)
         return session
 
     def _run(self, texts: list[str], session=None) -> np.ndarray:  # noqa: ANN001
