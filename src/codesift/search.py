@@ -6,6 +6,7 @@ filtered search still gets a full candidate list from each side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 import numpy as np
 
@@ -148,11 +149,14 @@ def run_search(
     store: MetaStore,
     keyword: KeywordIndex,
     vectors: VectorIndex | None,
-    query_vector: np.ndarray | None,
+    query_vector: np.ndarray | Callable[[], np.ndarray | None] | None,
     query: str,
     params: SearchParams,
 ) -> list[SearchResult]:
-    """Both retrievers over-fetch, fuse with shape-adaptive weighted RRF, rank, dedupe, cut to limit."""
+    """Both retrievers over-fetch, fuse with shape-adaptive weighted RRF, rank, dedupe, cut to limit.
+
+    ``query_vector`` may be a callable, called after the keyword retriever ran (the caller embeds the
+    query meanwhile); None from it means keyword results only."""
     limit, mode, filters = params.limit, params.mode, params.filters
     fetch = max(limit, int(limit * params.overfetch))
     kw_hits: list[tuple[int, float]] = []
@@ -160,6 +164,8 @@ def run_search(
     if mode in ("hybrid", "keyword"):
         kw_hits = keyword.search(query, fetch, path=filters.path, languages=filters.languages,
                                  kinds=filters.kinds, and_first=params.rank.keyword_and_first)
+    if callable(query_vector):
+        query_vector = query_vector()
     if mode in ("hybrid", "semantic") and vectors is not None and query_vector is not None:
         allowed = store.filtered_ids(*filters.sql()) if filters else None
         vec_hits = vectors.search(query_vector, fetch, allowed)
