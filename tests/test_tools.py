@@ -97,3 +97,22 @@ def test_list_sources_and_paging(index):
     page2 = index.search("redirect", limit=2, offset=2).results
     assert not {r.chunk_id for r in page1} & {r.chunk_id for r in page2}
     assert all(r.path.startswith("src/") for r in index.search("redirect", service="src").results)
+
+
+def test_list_sources_and_status_follow_changes_made_by_another_process(tmp_path):
+    from conftest import write_repo
+
+    from codesift import Index
+
+    root = write_repo(tmp_path / "r", {"a/x.py": "def f():\n    pass\n"})
+    with Index(root) as idx:
+        idx.update(embed=False)
+        assert [(s["service"], s["symbols"]) for s in idx.list_sources()] == [("a", 1)]
+        assert idx.status()["symbols"] == 1 and idx.status()["embedded"] == 0
+        (root / "b").mkdir()
+        (root / "b" / "y.py").write_text("def g():\n    pass\n\n\ndef h():\n    pass\n")
+        with Index(root) as other:  # another writer: this object's cached answers must not go stale
+            other.update(embed=True)
+        assert sorted((s["service"], s["symbols"]) for s in idx.list_sources()) == [("a", 1), ("b", 2)]
+        status = idx.status()
+        assert status["symbols"] == 3 and status["embedded"] == status["chunks"] == 3

@@ -74,6 +74,8 @@ class Index:
         self._count_cache: tuple[str | None, int] = (None, 0)
         self._main_language: tuple[str | None, str] = (None, "")
         self._query_pool: ThreadPoolExecutor | None = None
+        self._sources: tuple[str | None, list[dict[str, object]]] = (None, [])
+        self._embedded: tuple[int, int] = (-1, 0)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -354,11 +356,23 @@ class Index:
         """The indexed root and its top-level folders with file and symbol counts."""
         from .tools.symbols import list_sources
 
-        return list_sources(self)
+        gen = self.store.get_meta("files_generation", "0")
+        if self._sources[0] != gen:  # a GROUP BY over every chunk: recomputed only when files changed
+            self._sources = (gen, list_sources(self))
+        return [dict(s) for s in self._sources[1]]
+
+    def _embedded_count(self) -> int:
+        """Chunks with a vector: the vector snapshot's size when it is current, else counted (cached)."""
+        gen = int(self.store.get_meta("generation", "0") or 0)
+        if self._vectors is not None and self._vectors_gen == gen:
+            return len(self._vectors)
+        if self._embedded[0] != gen:
+            self._embedded = (gen, self.store.counts()["embedded"])
+        return self._embedded[1]
 
     def status(self) -> dict[str, object]:
         """Counts, languages, skipped files and why, model, embedding status, last update."""
-        counts = self.store.counts()
+        counts = self.store.counts(embedded=self._embedded_count())
         skipped = self.store.skipped()
         reasons: dict[str, int] = {}
         for reason in skipped.values():

@@ -323,6 +323,7 @@ class Indexer:
         self._finish_scan({**found.skipped, **self._failed_paths})
         self.store.set_meta("keyword_dirty", "0")
         self.store.bump("generation")
+        self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
         self.store.db.commit()
         stats.parse_seconds = time.perf_counter() - t0
         return stats

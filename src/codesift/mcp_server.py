@@ -215,14 +215,10 @@ def _one_line(text: str, limit: int = 400) -> str:
 
 def search_payload(index: "Index", response: Any, *, offset: int, limit: int, background: bool) -> dict[str, Any]:
     """A SearchResponse as JSON-ready data, each result with its id, decorators and route."""
-    rows = index.store.chunks_by_id([r.chunk_id for r in response.results])
     results = []
     for r in response.results:
-        row = rows.get(r.chunk_id)
         item = {k: v for k, v in r.to_dict().items() if k not in ("explain", "chunk_id")}
         item["id"] = r.chunk_id
-        item["decorators"] = _decorators(row)
-        item["route"] = (row["route"] if row is not None else None) or None
         results.append(item)
     notes = list(response.notes)
     if background and response.coverage < 1:
@@ -232,13 +228,6 @@ def search_payload(index: "Index", response: Any, *, offset: int, limit: int, ba
             "keyword matching already covers everything"]
     return {"query": response.query, "mode": response.mode, "embedding_status": response.embedding_status,
             "coverage": response.coverage, "notes": notes, "offset": offset, "limit": limit, "results": results}
-
-
-def _decorators(row: Any) -> list[str]:
-    try:
-        return list(json.loads(row["decorators"] or "[]")) if row is not None else []
-    except (ValueError, TypeError):
-        return []
 
 
 def _as_dict(item: Any) -> dict[str, Any]:

@@ -6,6 +6,7 @@ filtered search still gets a full candidate list from each side.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 import numpy as np
@@ -72,6 +73,8 @@ class SearchResult:
     vector_rank: int | None = None
     score_kind: str = "rrf"
     label: str = ""
+    decorators: list[str] = field(default_factory=list)
+    route: str | None = None
     explain: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -217,12 +220,21 @@ def run_search(
                 snippet=snippet_of(row["text"], row["start_line"], _text_start(row)),
                 signature=row["signature"], chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
                 vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm),
+                decorators=_decorators(row["decorators"]), route=row["route"] or None,
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )
         )
         if len(results) >= limit:
             break
     return results
+
+
+def _decorators(raw: str | None) -> list[str]:
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    return [str(d) for d in value] if isinstance(value, list) else []
 
 
 def _text_start(row) -> int:  # noqa: ANN001 - sqlite3.Row
