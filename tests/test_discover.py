@@ -411,3 +411,16 @@ def test_gettext_catalogs_are_skipped_as_generated(tmp_path):
     found = discover(tmp_path)
     assert [f.path for f in found.files] == ["app.py"]
     assert found.skipped["locale/fr/LC_MESSAGES/django.po"] == "generated"
+
+
+def test_known_unchanged_files_are_not_sniffed_again(tmp_path):
+    data = tmp_path / "data.py"
+    data.write_bytes(b"x = 1\n\x00\x00")  # binary by content
+    st = data.stat()
+    assert "data.py" in discover(tmp_path).skipped
+    # Listed as indexed text with this very size and mtime: trusted without reading it.
+    found = discover(tmp_path, known={"data.py": (st.st_size, st.st_mtime)})
+    assert [f.path for f in found.files] == ["data.py"]
+    # Any change to size or mtime and it is read (and judged) again.
+    found = discover(tmp_path, known={"data.py": (st.st_size, st.st_mtime - 1)})
+    assert found.files == [] and found.skipped["data.py"] == "binary"

@@ -25,7 +25,7 @@ import os
 import shutil
 import stat
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pathspec import GitIgnoreSpec
@@ -243,8 +243,9 @@ def _follow_link(abspath: str, root_real: str) -> tuple[str | None, os.stat_resu
 class _Collector:
     """Shared per-file checks and the output being built."""
 
-    def __init__(self, root: str, max_file_size: int) -> None:
+    def __init__(self, root: str, max_file_size: int, known: Mapping[str, tuple[int, float]] | None = None) -> None:
         self.root = root
+        self.known = known or {}
         self.root_real = os.path.realpath(root)
         self.max_file_size = max_file_size
         self.files: list[SourceFile] = []
@@ -287,6 +288,11 @@ class _Collector:
             return
         if st.st_size > self.max_file_size:
             self.skip(rel, "too_large")
+            return
+        if self.known.get(rel) == (st.st_size, st.st_mtime):
+            # Indexed as text before and unchanged since: no need to open it again (a warm re-scan of
+            # 4k files spent a third of its time on these sniffs).
+            self.files.append(SourceFile(rel, abspath, st.st_size, st.st_mtime))
             return
         try:
             # Raw os-level read: no buffered file object for a single 8 KiB sniff.
@@ -424,8 +430,12 @@ def discover(
     max_file_size: int = 1_048_576,
     extra_ignores: Sequence[str] = (),
     index_dir_name: str = ".codesift",
+    known: Mapping[str, tuple[int, float]] | None = None,
 ) -> Discovery:
     """List indexable source files under `root`, with reasons for the notable ones skipped.
+
+    ``known`` maps paths indexed before to their (size, mtime): such files, unchanged, are not opened
+    again to check that they are text.
 
     Raises FileNotFoundError / NotADirectoryError when `root` is missing or not a directory.
     """
@@ -434,7 +444,7 @@ def discover(
         raise FileNotFoundError(f"no such directory: {os.fspath(root)}")
     if not os.path.isdir(root_s):
         raise NotADirectoryError(f"not a directory: {os.fspath(root)}")
-    col = _Collector(root_s, max_file_size)
+    col = _Collector(root_s, max_file_size, known)
     extra = list(extra_ignores)
     paths: list[str] | None = None
     in_repo = _find_git_top(root_s) is not None

@@ -256,11 +256,13 @@ class Indexer:
         t0 = time.perf_counter()
         self._failed_paths = {}
         self.ensure_keyword_consistent()
+        known = self.store.files()
         found = discover(
             self.root,
             max_file_size=self.config.max_file_size,
             extra_ignores=(*self.config.ignore, *self._index_dir_ignore()),
             index_dir_name=INDEX_DIR_NAME,
+            known={path: (row.size, row.mtime) for path, row in known.items()},
         )
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
         if quarantined:
@@ -275,7 +277,6 @@ class Indexer:
         for reason in found.skipped.values():
             stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
         stats.files_seen = len(found.files)
-        known = self.store.files()
         current = {f.path for f in found.files}
         changed = [
             f for f in found.files
