@@ -171,25 +171,31 @@ def run_search(
     if mode in ("hybrid", "keyword"):
         kw_hits = keyword.search(query, fetch, path=filters.path, languages=filters.languages,
                                  kinds=filters.kinds, and_first=params.rank.keyword_and_first)
+    # Everything that does not need the query vector happens before waiting for it (the caller may
+    # still be embedding the query on another thread).
+    named: list[int] = []
+    if params.rank.name_match:
+        where, args = filters.sql()
+        named = store.ids_by_name(identifier_words(query), where, args)
+    wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
+    allowed = store.filtered_ids(*filters.sql()) if wants_vectors and filters else None
+    rows = store.chunks_by_id(dict.fromkeys([*(cid for cid, _ in kw_hits), *named]))
     if callable(query_vector):
         query_vector = query_vector()
-    if mode in ("hybrid", "semantic") and vectors is not None and query_vector is not None:
-        allowed = store.filtered_ids(*filters.sql()) if filters else None
+    if wants_vectors and query_vector is not None:
         vec_hits = vectors.search(query_vector, fetch, allowed)
+        rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
     shape, w_kw, w_vec = shape_weights(query, params)
     fused, max_fused = fuse(kw_hits, vec_hits, k=params.rrf_k, keyword_weight=w_kw, vector_weight=w_vec)
-    if params.rank.name_match:
-        # Definitions named exactly like an identifier in the query join the candidates even when
-        # neither retriever ranked them (a class drowned by its own methods, say).
-        known = {cid for cid, _ in fused}
-        where, args = filters.sql()
-        for cid in store.ids_by_name(identifier_words(query), where, args):
-            if cid not in known:
-                fused.append((cid, 0.0))
+    # Definitions named exactly like an identifier in the query join the candidates even when
+    # neither retriever ranked them (a class drowned by its own methods, say).
+    known = {cid for cid, _ in fused}
+    for cid in named:
+        if cid not in known:
+            fused.append((cid, 0.0))
     kw_rank = {cid: r for r, (cid, _) in enumerate(kw_hits, start=1)}
     vec_rank = {cid: r for r, (cid, _) in enumerate(vec_hits, start=1)}
     score_kind = "rrf" if kw_hits and vec_hits else ("keyword" if kw_hits else "semantic")
-    rows = store.chunks_by_id(cid for cid, _ in fused)
     cands: list[Candidate] = []
     for cid, score in fused:
         row = rows.get(cid)
