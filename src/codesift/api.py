@@ -92,10 +92,7 @@ class Index:
 
     def _check_schema(self) -> None:
         version = self.store.get_meta("schema_version")
-        if version is None:
-            self.store.set_meta("schema_version", SCHEMA_VERSION)
-            self.store.db.commit()
-        elif version != SCHEMA_VERSION and self.store.migrate_from(version):
+        if version is None or (version != SCHEMA_VERSION and self.store.migrate_from(version)):
             self.store.set_meta("schema_version", SCHEMA_VERSION)
             self.store.db.commit()
         elif version != SCHEMA_VERSION:

@@ -11,7 +11,6 @@ structured content; a bad argument or a failed lookup is a one-line tool error, 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import threading
 import time
