@@ -123,8 +123,8 @@ def test_index_degrades_to_keyword_only_and_recovers(server, repo, monkeypatch):
         server.fail = True
         for _ in range(6):
             res = idx.search("rebuild_auth")
-            assert res.embedding_status == "keyword_only" and res.notes
-            assert res.results[0].name == "rebuild_auth"
+            assert res.embedding_status == "keyword_only" and res.notes and res.mode == "keyword"
+            assert res.results[0].name == "rebuild_auth" and res.results[0].score_kind == "keyword"
         assert idx._embedder.state == "open"
         # files indexed while the provider is down get their embeddings later, without a rebuild
         (repo / "src/extra.py").write_text("def later_symbol():\n    return 1\n")
