@@ -252,3 +252,29 @@ def test_serve_watch_applies_file_changes_without_a_call(repo):
         assert found and found[0]["path"] == "src/watched.py"
     finally:
         service.close()
+
+
+def test_index_status_gives_embedding_rate_and_eta_while_embedding(repo):
+    import threading
+
+    from codesift.mcp_server import IndexService, _duration
+
+    with Index(repo) as idx:
+        idx.update(embed=False)
+        svc = IndexService(idx, embed=False)
+        hold = threading.Event()
+        svc._worker = threading.Thread(target=hold.wait)
+        svc._worker.start()
+        try:
+            svc.state = "embedding"
+            assert "embedding_eta_s" not in svc.status()  # no measure yet
+            svc._embedded_since = (time.monotonic() - 10, 20)  # 20 chunks in 10 s
+            status = svc.status()
+            left = status["chunks"] - status["embedded"]
+            assert 1.5 < status["embedding_rate"] <= 2.0
+            assert abs(status["embedding_eta_s"] - left / status["embedding_rate"]) <= 1
+            assert "chunks/s" in status["background"] and "left" in status["background"]
+        finally:
+            hold.set()
+            svc._worker.join()
+    assert (_duration(42), _duration(600), _duration(7200)) == ("42 s", "10 min", "2.0 h")

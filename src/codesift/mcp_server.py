@@ -101,6 +101,7 @@ class IndexService:
         self._last_refresh = 0.0
         self.state = "starting"
         self.error = ""
+        self._embedded_since: tuple[float, int] | None = None  # (start, chunks embedded) of this run
 
     # lifecycle
     def start(self) -> None:
@@ -144,6 +145,7 @@ class IndexService:
 
     def _embed_pending(self) -> None:
         slice_size = min(EMBED_SLICE, self.index.config.embed_batch)
+        self._embedded_since = (time.monotonic(), 0)
         while not self._stop.is_set():
             with self.lock:
                 embedder = self.index.embedder()
@@ -153,6 +155,7 @@ class IndexService:
                 done = self.index.indexer.embed_pending(embedder, limit=slice_size)
             if not done:
                 return
+            self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
             time.sleep(0.01)  # hand the lock to a waiting tool call between slices
 
     def start_watching(self) -> None:
@@ -204,10 +207,33 @@ class IndexService:
             info["background"] = f"failed: {self.error}"
         elif self.embedding_in_progress:
             info["background"] = f"{self.state} in progress"
+            rate = self.embedding_rate()
+            if self.state == "embedding" and rate:
+                left = max(0, int(info.get("chunks", 0)) - int(info.get("embedded", 0)))
+                info["embedding_rate"] = round(rate, 1)
+                info["embedding_eta_s"] = round(left / rate)
+                info["background"] += f", {rate:.0f} chunks/s, about {_duration(left / rate)} left"
         return info
+
+    def embedding_rate(self) -> float | None:
+        """Chunks per second embedded by this run of the background worker, once it has a measure."""
+        if self._embedded_since is None:
+            return None
+        start, done = self._embedded_since
+        elapsed = time.monotonic() - start
+        return done / elapsed if done and elapsed > 0 else None
 
 
 # -- payloads --------------------------------------------------------------------------------------
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 90:
+        return f"{seconds} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
 def _one_line(text: str, limit: int = 400) -> str:
     return " ".join(str(text).split())[:limit]
 
