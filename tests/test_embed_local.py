@@ -53,3 +53,15 @@ def test_missing_model_names_the_fix(tmp_path, monkeypatch):
     with pytest.raises(EmbeddingUnavailable) as err:
         MiniLMEmbedder()
     assert "pip install" in err.value.fix
+
+
+def test_release_batch_drops_the_document_session_until_the_next_batch(cache):
+    from codesift.embed.local import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder()
+    first = embedder.embed(TEXTS)
+    assert embedder._session is not None
+    embedder.release_batch()
+    assert embedder._session is None
+    assert np.allclose(embedder.embed_query("redirect"), MiniLMEmbedder().embed_query("redirect"), atol=1e-6)
+    assert np.allclose(embedder.embed(TEXTS), first, atol=1e-6)  # made again on demand

@@ -203,6 +203,9 @@ class Index:
             try:
                 stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress,
                                                             pending=pending)
+                release = getattr(embedder, "release_batch", None)
+                if callable(release):  # the document session is only needed again by the next batch
+                    release()
                 if stats.embedded:
                     # Build/patch the vector snapshot (and HNSW graph) now, not in the first search.
                     self._vector_index(embedder)

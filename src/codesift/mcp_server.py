@@ -153,6 +153,8 @@ class IndexService:
                     return
                 self.state = "embedding"
                 done = self.index.indexer.embed_pending(embedder, limit=slice_size)
+                if not done:
+                    _release_batch(embedder)
             if not done:
                 return
             self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
@@ -222,6 +224,13 @@ class IndexService:
         start, done = self._embedded_since
         elapsed = time.monotonic() - start
         return done / elapsed if done and elapsed > 0 else None
+
+
+def _release_batch(embedder: Any) -> None:
+    """Free the provider's document-embedding resources when it has them (the local model does)."""
+    release = getattr(embedder, "release_batch", None)
+    if callable(release):
+        release()
 
 
 # -- payloads --------------------------------------------------------------------------------------

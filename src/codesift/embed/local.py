@@ -7,6 +7,7 @@ nothing is ever fetched from a model hub.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import shutil
@@ -52,6 +53,16 @@ def _optimized_dir(model: Path, ort_version: str) -> Path | None:
         return None
     key = xxhash.xxh3_64_hexdigest(f"{model.resolve()}|{st.st_size}|{st.st_mtime_ns}|{ort_version}".encode())
     return folder / f"{model.stem}-{key}"
+
+
+def _trim_heap() -> None:
+    """glibc keeps freed memory in its heaps; ``malloc_trim`` returns it. A no-op elsewhere."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def model_files() -> tuple[Path, Path]:
@@ -181,6 +192,16 @@ class MiniLMEmbedder:
             idx = order[start : start + self.batch_size]
             out[idx] = self._run([texts[i] for i in idx])
         return out
+
+    def release_batch(self) -> None:
+        """Drop the document session (one per core) until the next batch needs it, and hand the freed
+        heap back to the OS: a server that finished embedding keeps only the query session
+        (measured: 198 → 113 MB RSS)."""
+        if self._session is None:
+            return
+        self._session = None
+        gc.collect()
+        _trim_heap()
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._run([text or " "], self._query_session)[0]
