@@ -65,3 +65,11 @@ def test_release_batch_drops_the_document_session_until_the_next_batch(cache):
     assert embedder._session is None
     assert np.allclose(embedder.embed_query("redirect"), MiniLMEmbedder().embed_query("redirect"), atol=1e-6)
     assert np.allclose(embedder.embed(TEXTS), first, atol=1e-6)  # made again on demand
+
+
+def test_failing_to_save_the_optimized_graph_still_loads_the_model(cache, monkeypatch):
+    import codesift.embed.local as local
+
+    monkeypatch.setattr(local, "_OPTIMIZED_WEIGHTS", "no/such/folder/weights.bin")  # the save fails
+    assert local.MiniLMEmbedder().embed_query("redirect").shape == (384,)
+    assert list(cache.iterdir()) == []  # nothing half-written is left behind

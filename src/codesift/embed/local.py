@@ -153,9 +153,16 @@ class MiniLMEmbedder:
         try:
             session = self._ort.InferenceSession(str(self._model_path), opts, providers=providers)
         except Exception as exc:  # onnxruntime raises its own exception types
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
-            raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc}", _INSTALL_FIX) from exc
+            if tmp is None:
+                raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc}", _INSTALL_FIX) from exc
+            # Saving the optimized graph can fail on its own (a full disk): load without saving.
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp = None
+            try:
+                session = self._ort.InferenceSession(str(self._model_path),
+                                                     self._options(threads, "ORT_ENABLE_EXTENDED"), providers=providers)
+            except Exception as exc2:  # noqa: BLE001
+                raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc2}", _INSTALL_FIX) from exc2
         if tmp is not None:
             try:
                 os.rename(tmp, cached)  # atomic; fails harmlessly when another process got there first
