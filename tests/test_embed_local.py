@@ -73,3 +73,23 @@ def test_failing_to_save_the_optimized_graph_still_loads_the_model(cache, monkey
     monkeypatch.setattr(local, "_OPTIMIZED_WEIGHTS", "no/such/folder/weights.bin")  # the save fails
     assert local.MiniLMEmbedder().embed_query("redirect").shape == (384,)
     assert list(cache.iterdir()) == []  # nothing half-written is left behind
+
+
+def test_half_written_saves_of_dead_processes_are_removed(cache):
+    import os
+    import time
+
+    import onnxruntime
+
+    from codesift.embed.local import MiniLMEmbedder, _optimized_dir, model_files
+
+    target = _optimized_dir(model_files()[0], onnxruntime.__version__)
+    stale, fresh = target.with_name(f"{target.name}.999999.tmp"), target.with_name(f"{target.name}.999998.tmp")
+    for folder in (stale, fresh):
+        folder.mkdir(parents=True)
+        (folder / "weights.bin").write_bytes(b"partial")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    MiniLMEmbedder()
+    assert not stale.exists() and fresh.exists()  # a recent one may still be being written
+    assert (target / "model.onnx").is_file()

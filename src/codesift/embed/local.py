@@ -11,6 +11,7 @@ import gc
 import importlib.util
 import os
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +54,19 @@ def _optimized_dir(model: Path, ort_version: str) -> Path | None:
         return None
     key = xxhash.xxh3_64_hexdigest(f"{model.resolve()}|{st.st_size}|{st.st_mtime_ns}|{ort_version}".encode())
     return folder / f"{model.stem}-{key}"
+
+
+_STALE_SAVE_S = 600.0
+
+
+def _drop_stale_saves(cached: Path) -> None:
+    """Remove half-written saves (``<name>.<pid>.tmp``, ~90 MB each) left by processes that died."""
+    for tmp in cached.parent.glob(f"{cached.name}.*.tmp"):
+        try:
+            if time.time() - tmp.stat().st_mtime > _STALE_SAVE_S:
+                shutil.rmtree(tmp, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def _trim_heap() -> None:
@@ -138,6 +152,7 @@ class MiniLMEmbedder:
         opts = self._options(threads, "ORT_ENABLE_EXTENDED")
         tmp = None
         if cached is not None:
+            _drop_stale_saves(cached)
             tmp = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
             shutil.rmtree(tmp, ignore_errors=True)
             try:
