@@ -41,18 +41,29 @@ _OPTIMIZED_GRAPH = "model.onnx"
 _OPTIMIZED_WEIGHTS = "weights.bin"  # beside the graph, memory-mapped by onnxruntime when loaded
 
 
+_KEY_SAMPLE = 1 << 20
+
+
 def _optimized_dir(model: Path, ort_version: str) -> Path | None:
     """Folder caching the optimized graph of ``model`` for this onnxruntime, or None when the machine
-    cache folder cannot be written. Keyed by the model file's identity and the runtime's version."""
+    cache folder cannot be written.
+
+    Keyed by the runtime's version and the model's content (its size and its first and last MiB: the
+    graph and the last weights; hashing all 22 MB would cost up to 30 ms of every start), so every
+    virtual environment with the same model package shares one cache entry."""
     try:
-        st = model.stat()
+        size = model.stat().st_size
+        with open(model, "rb") as fh:
+            head = fh.read(_KEY_SAMPLE)
+            fh.seek(max(0, size - _KEY_SAMPLE))
+            tail = fh.read(_KEY_SAMPLE)
         folder = cache_dir() / "models"
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
             return None
     except OSError:
         return None
-    key = xxhash.xxh3_64_hexdigest(f"{model.resolve()}|{st.st_size}|{st.st_mtime_ns}|{ort_version}".encode())
+    key = xxhash.xxh3_64_hexdigest(b"%d|%s|" % (size, ort_version.encode()) + head + tail)
     return folder / f"{model.stem}-{key}"
 
 
