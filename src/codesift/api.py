@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .config import INDEX_DIR_NAME, Config, load_config
 from .embed import EmbeddingUnavailable, load_embedder
-from .embed.base import Embedder
+from .embed.base import Embedder, release_batch
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
@@ -203,9 +203,7 @@ class Index:
             try:
                 stats.embedded = self.indexer.embed_pending(embedder, limit=embed_limit, progress=progress,
                                                             pending=pending)
-                release = getattr(embedder, "release_batch", None)
-                if callable(release):  # the document session is only needed again by the next batch
-                    release()
+                release_batch(embedder)
                 if stats.embedded:
                     # Build/patch the vector snapshot (and HNSW graph) now, not in the first search.
                     self._vector_index(embedder)
@@ -367,7 +365,7 @@ class Index:
         if self._vectors is not None and self._vectors_gen == gen:
             return len(self._vectors)
         if self._embedded[0] != gen:
-            self._embedded = (gen, self.store.counts()["embedded"])
+            self._embedded = (gen, self.store.count_embedded())
         return self._embedded[1]
 
     def status(self) -> dict[str, object]:

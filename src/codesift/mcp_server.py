@@ -25,6 +25,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, Field, StringConstraints, ValidationError
 
+from .embed.base import release_batch
 from .store.lock import IndexBusy
 from .tools import markdown as md
 
@@ -154,7 +155,7 @@ class IndexService:
                 self.state = "embedding"
                 done = self.index.indexer.embed_pending(embedder, limit=slice_size)
                 if not done:
-                    _release_batch(embedder)
+                    release_batch(embedder)
             if not done:
                 return
             self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
@@ -224,13 +225,6 @@ class IndexService:
         start, done = self._embedded_since
         elapsed = time.monotonic() - start
         return done / elapsed if done and elapsed > 0 else None
-
-
-def _release_batch(embedder: Any) -> None:
-    """Free the provider's document-embedding resources when it has them (the local model does)."""
-    release = getattr(embedder, "release_batch", None)
-    if callable(release):
-        release()
 
 
 # -- payloads --------------------------------------------------------------------------------------

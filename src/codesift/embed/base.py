@@ -31,3 +31,11 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query: float32 vector of shape (dim,), L2-normalised."""
         ...
+
+
+def release_batch(embedder: object) -> None:
+    """Free a provider's document-embedding resources when it has any (the local model's all-core
+    session); the next batch makes them again. Called when a run of embedding ends."""
+    release = getattr(embedder, "release_batch", None)
+    if callable(release):
+        release()
