@@ -2,11 +2,14 @@
 
     python bench/quality.py [--modes keyword semantic hybrid] [--sets handwritten docstring]
                             [--corpora requests flask] [--set KEY=VALUE ...] [--json out.json]
+                            [--coverage 0.25]
 
 Same queries, corpora and scorer as ``run_tool.py --cli codesift`` (which drives the CLI, one process per
 query); this runs them in one process so a full sweep takes seconds once the corpora are embedded.
 Indexes live under ``$CODESIFT_BENCH_INDEX`` (default ``~/.cache/codesift-bench``) so embeddings are
 reused across runs. ``--set`` overrides a ranking setting (``--set keyword_weight=1.5``).
+``--coverage F`` searches as if only a share F of the chunks were embedded yet (a fixed pseudo-random
+subset of chunk ids keeps its vectors), as while a first index is still embedding.
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ import time
 from dataclasses import fields
 from pathlib import Path
 
+import numpy as np
+
 from codesift import Index
+from codesift.store.vectors import VectorIndex
 from codesift.config import Config, rank_settings
 
 BENCH = Path(os.environ.get("CODESIFT_SHARED_BENCH", Path(__file__).resolve().parents[2] / "shared" / "bench"))
@@ -31,6 +37,18 @@ from score import evaluate, load_jsonl  # noqa: E402
 
 INDEX_HOME = Path(os.environ.get("CODESIFT_BENCH_INDEX", Path.home() / ".cache" / "codesift-bench"))
 FOLDERS = {"handwritten": "queries", "docstring": "docstring"}
+
+
+def cap_coverage(share: float) -> None:
+    """Make every vector snapshot hold only a fixed pseudo-random ``share`` of its chunks."""
+    original = VectorIndex._set
+
+    def _set(self, ids, mat):  # noqa: ANN001, ANN202 - patched method
+        ids = np.asarray(ids)
+        keep = ((ids.astype(np.uint64) * np.uint64(2654435761)) % np.uint64(1 << 32)) < np.uint64(share * (1 << 32))
+        original(self, ids[keep], np.asarray(mat)[keep])
+
+    VectorIndex._set = _set
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, object]:
@@ -115,6 +133,34 @@ def print_table(report: dict) -> None:
               f"{m('kind=mixed')} | {m('kind=identifier')} | {m('kind=identifier', 'Hit@1')} | {rep['p50_ms']:.1f} |")
 
 
+def corpus_languages() -> dict[str, str]:
+    """corpus name → its main language (the language groups of the per-language table)."""
+    return {c["name"]: c.get("language", "?") for c in load_manifest(BENCH / "corpora.toml")}
+
+
+def group_table(report: dict, sets: dict[str, list[dict]], key: str = "handwritten/hybrid") -> None:
+    """MRR@10 and identifier Hit@1 per language group and per corpus, for one set/mode."""
+    if key not in report:
+        return
+    per = report[key]["per_query"]
+    langs = corpus_languages()
+    qset = key.split("/")[0]
+    rows: dict[str, list[tuple[dict, dict]]] = {}
+    for q in sets[qset]:
+        for g in (f"lang={langs.get(q['corpus'], '?')}", f"corpus={q['corpus']}"):
+            rows.setdefault(g, []).append((q, per[q["id"]]))
+    print(f"\n{key} by language and corpus\n")
+    print("| group | n | MRR@10 | R@1 | Hit@10 | n ident | Hit@1 ident |")
+    print("|---|---|---|---|---|---|---|")
+    for g in sorted(rows, key=lambda g: (not g.startswith("lang="), g)):
+        ms = [m for _, m in rows[g]]
+        ident = [m for q, m in rows[g] if q["kind"] == "identifier"]
+        hit1 = f"{sum(m['Hit@1'] for m in ident) / len(ident):.3f}" if ident else "-"
+        print(f"| {g} | {len(ms)} | {sum(m['RR'] for m in ms) / len(ms):.3f} | "
+              f"{sum(m['Recall@1'] for m in ms) / len(ms):.3f} | {sum(m['Hit@10'] for m in ms) / len(ms):.3f} | "
+              f"{len(ident)} | {hit1} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--modes", nargs="+", default=["keyword", "semantic", "hybrid"])
@@ -122,9 +168,15 @@ def main() -> None:
     ap.add_argument("--corpora", nargs="*")
     ap.add_argument("--set", dest="overrides", nargs="*", default=[], metavar="KEY=VALUE")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--coverage", type=float, help="search as if only this share of chunks were embedded")
     args = ap.parse_args()
-    report = run(load_sets(args.sets, args.corpora), args.modes, parse_overrides(args.overrides))
+    if args.coverage is not None:
+        cap_coverage(args.coverage)
+    sets = load_sets(args.sets, args.corpora)
+    report = run(sets, args.modes, parse_overrides(args.overrides))
     print_table(report)
+    if "handwritten" in sets:
+        group_table(report, sets)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

@@ -100,15 +100,22 @@ def query_rows(tmp: Path, embed: bool) -> list[Row]:
     for name, query in queries.HOSTILE_QUERIES.items():
         bad = []
         counts = []
+        refused = name in queries.REFUSED_QUERIES  # empty or over the length limit: a clear ValueError
         for mode in MODES:
             try:
                 response = idx.search(query, mode=mode, limit=queries.LIMIT)
                 queries.check_response(idx, response, queries.LIMIT, paths)
                 counts.append(str(len(response.results)))
+                if refused:
+                    bad.append(f"{mode}: results")
+            except ValueError as exc:
+                if not refused:
+                    bad.append(f"{mode}: ValueError: {str(exc)[:80]}")
             except BaseException as exc:  # noqa: BLE001
                 bad.append(f"{mode}: {type(exc).__name__}")
-        observed = "; ".join(bad) if bad else "results in every mode"
-        rows.append((f"query: {name} ({'/'.join(counts) or '-'} results)", "results in every mode", observed))
+        expected = "ValueError in every mode" if refused else "results in every mode"
+        observed = "; ".join(bad) if bad else expected
+        rows.append((f"query: {name} ({'/'.join(counts) or '-'} results)", expected, observed))
     odd = []
     for path in queries.ODD_PATHS:
         for mode in MODES:

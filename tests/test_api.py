@@ -124,7 +124,8 @@ def test_bad_arguments(index):
         index.search("x", mode="fuzzy")
     with pytest.raises(ValueError):
         index.search("x", limit=0)
-    assert index.search("   ").results == []
+    with pytest.raises(ValueError, match="the query is empty"):  # as on the CLI and MCP (codesift.limits)
+        index.search("   ")
     assert index.search("\x00\x01 ((( AND").results is not None
 
 
@@ -199,3 +200,14 @@ def test_index_folders_are_never_indexed(repo, tmp_path):
         paths = {row[0] for row in idx.store.db.execute("SELECT path FROM files")}
         assert not any(p.startswith((".codesift/", "custom-index/")) for p in paths)
         assert idx.update(embed=False).files_parsed == 0  # its own writes do not look like changes
+
+
+def test_a_parser_change_reparses_unchanged_files_once(index, monkeypatch):
+    import codesift.indexer as indexer
+
+    assert index.update().files_parsed == 0
+    monkeypatch.setattr(indexer, "PARSER_VERSION", "test-next")
+    stats = index.update()
+    assert stats.files_parsed == len(index.store.files()) > 0
+    assert stats.embedded == 0  # same chunk texts: their vectors are kept
+    assert index.update().files_parsed == 0

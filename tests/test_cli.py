@@ -105,3 +105,44 @@ def test_query_starting_with_dashes_is_a_query(repo):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)[0]["path"] == "src/http/cookies.py"
     assert run("search", "x", "--limit", "0", "--root", str(repo)).exit_code == 2  # real options still checked
+
+
+def test_symbol_finds_definitions_like_the_api(repo):
+    """`codesift symbol` is find_symbol on the command line: exact, prefix, camel-hump, substring."""
+    assert run("index", str(repo), "-q", "--no-embed").exit_code == 0
+    result = run("symbol", "RCJ", "--root", str(repo), "--no-update")
+    assert result.exit_code == 0, result.output
+    assert "src/http/cookies.py:" in result.output and "RequestsCookieJar (class)  camel_hump match" in result.output
+    assert "    class RequestsCookieJar" in result.output  # the signature, indented under its line
+    items = json.loads(run("symbol", "rebuild", "--json", "--root", str(repo)).stdout)
+    assert items[0]["qualified_name"] == "SessionRedirectMixin.rebuild_auth" and items[0]["match"] == "prefix"
+    from codesift import Index
+
+    with Index(repo) as idx:
+        assert [i["id"] for i in items] == [s["id"] for s in idx.find_symbol("rebuild")]
+    methods = json.loads(run("symbol", "re", "--kind", "method", "--json", "--root", str(repo)).stdout)
+    assert methods and {m["kind"] for m in methods} == {"method"}
+    assert len(json.loads(run("symbol", "re", "--limit", "1", "--json", "--root", str(repo)).stdout)) == 1
+    assert "more; raise --limit" in run("symbol", "re", "--limit", "1", "--root", str(repo)).output
+    exact = json.loads(run("symbol", "rebuild", "--exact", "--json", "--root", str(repo)).stdout)
+    assert exact == []
+    none = run("symbol", "zzqqxx", "--root", str(repo))
+    assert none.exit_code == 0 and "No definition matches 'zzqqxx'" in none.output
+
+
+def test_empty_or_too_long_input_is_one_line_and_exit_2_everywhere(tmp_path):
+    """The API's message (codesift.limits), before any index is opened or created."""
+    from codesift.limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, InputError, check_name, check_query
+
+    cases = [(["usages", ""], check_name, ""), (["usages", "  \t"], check_name, "  \t"),
+             (["symbol", ""], check_name, ""), (["symbol", "x" * (MAX_NAME_CHARS + 1)], check_name, "x" * 301),
+             (["search", " "], check_query, " "), (["search", "q" * (MAX_QUERY_CHARS + 1)], check_query, "q" * 2001)]
+    for args, check, value in cases:
+        result = run(*args, "--root", str(tmp_path))
+        try:
+            check(value)
+        except InputError as exc:
+            expected = f"codesift: {exc}"
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr.strip() == expected and "Traceback" not in result.output, args
+    assert not (tmp_path / ".codesift").exists()

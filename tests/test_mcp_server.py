@@ -64,6 +64,17 @@ async def stdio_scenario(repo: Path, errlog) -> dict:
                 "empty_query": ("search_code", {"query": "   "}),
                 "bad_mode": ("search_code", {"query": "x", "mode": "fuzzy"}),
                 "bad_id": ("find_similar", {"result_id": 999_999}),
+                # issue 14: filter values as typed (aliases), and one that names nothing
+                "lang_alias": ("search_code", {"query": "redirect", "language": "Py", "kind": "meth"}),
+                "bad_lang": ("search_code", {"query": "x", "language": "golang2"}),
+                # issue 14: budgets out of range are clamped, empty or long input gets the API's words
+                "tiny_budget": ("search_code", {"query": "redirect", "max_chars": 800}),
+                "huge_budget": ("get_code_context", {"file_path": "src/http/sessions.py", "max_chars": 10**7}),
+                "long_query": ("search_code", {"query": "redirect " * 300}),
+                "empty_name": ("find_symbol", {"name": " \t"}),
+                "empty_usage": ("find_usages", {"symbol_name": ""}),
+                "empty_summary": ("summarize_matches", {"query": " "}),
+                "symbol_page": ("find_symbol", {"name": "re", "limit": 1}),
             }
             for key, (name, args) in calls.items():
                 out[key] = await session.call_tool(name, args)
@@ -134,12 +145,24 @@ def test_find_symbol_get_code_context_summary_sources(session_results):
     assert {s["service"] for s in sources} >= {"src", "web", "docs", "tests"}
 
 
+def test_filter_aliases_are_accepted(session_results):
+    result = session_results["lang_alias"]
+    assert not result.is_error, text(result)
+    found = result.structured_content["results"]
+    assert found and all(r["language"] == "python" and r["kind"] == "method" for r in found)
+
+
 def test_errors_are_one_line_tool_errors(session_results):
     expect = {"outside": "outside the indexed root", "unknown_arg": "bogus: unknown argument",
               "bad_limit": "limit: Input should be greater than or equal to 1",
-              "empty_query": "query: String should have at least 1 character",
+              "empty_query": "search_code: the query is empty: say what to look for",
+              "long_query": "search_code: the query is 2,699 characters long; at most 2,000 are accepted",
+              "empty_name": "find_symbol: the name is empty: give a name or part of one",
+              "empty_usage": "find_usages: the name is empty: give a name or part of one",
+              "empty_summary": "summarize_matches: the query is empty",
               "bad_mode": "mode: Input should be 'hybrid', 'keyword' or 'semantic'",
-              "bad_id": "no embedded chunk with id 999999"}
+              "bad_id": "no embedded chunk with id 999999",
+              "bad_lang": "search_code: unknown language 'golang2' (this index has: "}
     for key, fragment in expect.items():
         result = session_results[key]
         assert result.is_error, key
@@ -158,6 +181,28 @@ def test_find_similar_and_drill_down_from_a_search_id(session_results):
     drill = session_results["drill"].structured_content["results"]
     paths = [r["path"] for r in drill]
     assert len(paths) == len(set(paths)) and hit["path"] not in paths
+
+
+def test_budgets_are_clamped_and_structured_content_has_no_text(session_results):
+    from codesift.limits import MAX_NAME_CHARS, MAX_QUERY_CHARS
+    from codesift.tools.markdown import MIN_MAX_CHARS, TEXT_FIELDS
+
+    tiny = session_results["tiny_budget"]
+    assert not tiny.is_error and len(text(tiny)) <= MIN_MAX_CHARS, text(tiny)
+    huge = session_results["huge_budget"]
+    assert not huge.is_error and "def rebuild_auth" in text(huge)
+    for key in ("search", "symbol", "usages", "summary"):
+        for item in session_results[key].structured_content["results"]:
+            assert not TEXT_FIELDS & set(item), (key, item)
+    assert "code" not in session_results["context"].structured_content
+    page = session_results["symbol_page"]
+    assert len(page.structured_content["results"]) == 1 and page.structured_content["next_offset"] == 1
+    tools = {t.name: t for t in session_results["tools"]}  # the limits the schema advertises are limits.py's
+    assert tools["search_code"].input_schema["properties"]["query"]["maxLength"] == MAX_QUERY_CHARS
+    assert tools["find_usages"].input_schema["properties"]["symbol_name"]["maxLength"] == MAX_NAME_CHARS
+    for name in ("search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
+                 "summarize_matches"):
+        assert "max_chars" in tools[name].input_schema["properties"], name
 
 
 def test_find_usages(session_results):

@@ -76,3 +76,21 @@ def test_rust_definitions():
     assert defs["Point.fmt"].signature == (
         "fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result"
     )
+
+
+def test_inline_module_is_a_scope_and_declarations_are_not_definitions():
+    src = (
+        "mod other;\n"
+        "pub fn add(a: i32) -> i32 { a }\n"
+        "#[cfg(test)]\n"
+        "mod tests {\n"
+        "    #[test]\n"
+        "    fn adds() { assert_eq!(super::add(1), 1); }\n"
+        "}\n"
+    )
+    chunks = {c.qualified_name: c for c in extract_chunks(src, "rust", "src/lib.rs")}
+    assert chunks["tests"].kind == "namespace"
+    assert chunks["tests"].decorators == ["#[cfg(test)]"]
+    adds = chunks["tests.adds"]
+    assert (adds.kind, adds.parent, adds.start_line) == ("function", "tests", 6)
+    assert "other" not in chunks

@@ -14,6 +14,9 @@ def test_test_paths():
 def test_query_wants_tests():
     assert boosts.query_wants_tests("test for redirects")
     assert not boosts.query_wants_tests("attestation of builds")
+    assert boosts.query_wants_tests("which tests cover the parser")
+    assert not boosts.query_wants_tests("test whether a directory is empty")  # the verb
+    assert not boosts.query_wants_tests("check if a path exists")
 
 
 def test_name_match_levels():
@@ -50,3 +53,40 @@ def test_rerank_factor():
     assert parts == {"docs": 0.8, "important_file": 1.05, "tiny": 0.90}
     f, parts = boosts.rerank_factor("window", "yaml", "ci.yml", "x" * 100, 0.0)
     assert parts == {}
+
+
+def test_in_file_test_code_is_recognised():
+    from codesift.rank.boosts import is_test_code
+
+    assert is_test_code("it_adds", "tests.it_adds", "function", "rust", "fn it_adds() {}", ["#[test]"])
+    assert is_test_code("helper", "tests.helper", "function", "rust", "fn helper() {}", [])
+    assert is_test_code("tests", "tests", "namespace", "rust", "mod tests {}", ["#[cfg(test)]"])
+    assert is_test_code("runs", "runs", "function", "rust", "", ["#[tokio::test]"])
+    assert is_test_code("parses", "ParserTest.parses", "method", "java", "", ["@Test"])
+    assert is_test_code("test_inline", "test_inline", "function", "python", "def test_inline(): ...")
+    assert is_test_code("TestParser", "TestParser", "class", "python", "class TestParser: ...")
+    assert is_test_code("app:8", "app:8", "module", "python", 'if __name__ == "__main__":\n    main()')
+    assert is_test_code("add:5", "add:5", "module", "javascript", 'describe("add", () => {\n})')
+    assert is_test_code("add:5", "add:5", "module", "typescript", "it.each([1])('x', () => {})")
+    # Implementation code with test-like words is not test code.
+    assert not is_test_code("add", "add", "function", "rust", "fn add() {}", ["#[inline]"])
+    assert not is_test_code("testing", "testing", "function", "python", "def testing(): ...")
+    assert not is_test_code("Tests", "Tests", "struct", "rust", "struct Tests;", [])
+    assert not is_test_code("tests", "tests.util", "function", "go", "func util() {}", [])
+    assert not is_test_code("describe", "describe", "function", "javascript", "function describe(x) {}")
+    assert not is_test_code("app:1", "app:1", "module", "python", "import os\nMAIN = 1")
+
+
+def test_name_match_takes_qualified_names_in_every_syntax():
+    from codesift.rank.shape import identifier_words
+
+    def m(query: str, name: str, qual: str, path: str = "src/x.rs") -> float:
+        return boosts.name_match(identifier_words(query), name, qual, path)
+
+    assert m("Point::new", "new", "Point.new") == 1.0  # Rust / C++
+    assert m("Session#get", "get", "Session.get", "lib/session.rb") == 1.0  # Ruby
+    assert m("obj->field", "field", "obj.field", "a.php") == 1.0  # PHP / C
+    assert m("cli.NewApp", "NewApp", "NewApp", "cli/app.go") == 1.0  # Go: the package is the folder
+    assert m("sessions.merge_setting", "merge_setting", "merge_setting", "src/requests/sessions.py") == 1.0
+    assert m("Other::new", "new", "Point.new") == 0.6  # right name, another type
+    assert m("Point::new", "old", "Point.old") == 0.0

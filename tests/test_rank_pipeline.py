@@ -47,3 +47,18 @@ def test_per_file_cap_and_consolidation_switches():
 
 def test_labels():
     assert [label(x) for x in (0.9, 0.6, 0.4, 0.25, 0.1)] == ["HIGH", "GOOD", "FAIR", "LOW", "WEAK"]
+
+
+def test_in_file_test_code_ranks_below_implementation():
+    def pair():
+        impl = Candidate(1, "src/lib.rs", "add", "add", "function", "rust", 1, 3, "fn add(a: i32) -> i32 { a }",
+                         score=1.0 * UNIT)
+        test = Candidate(2, "src/lib.rs", "adds", "tests.adds", "function", "rust", 8, 12,
+                         "#[test]\nfn adds() { assert_eq!(add(1), 1) }", score=1.5 * UNIT, decorators=("#[test]",))
+        return [test, impl]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(pair(), "add numbers", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    out, _ = rank(pair(), "add numbers test", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2  # asked for tests: no penalty

@@ -19,7 +19,8 @@ def test_find_symbol_exact_prefix_hump_substring(index):
     assert {s["name"] for s in sub} == {"RequestsCookieJar"} and sub[0]["match"] == "substring"
     assert index.find_symbol("get", kind="method")[0]["qualified_name"] == "RequestsCookieJar.get"
     assert index.find_symbol("get", kind="class") == []
-    assert index.find_symbol("") == []
+    with pytest.raises(ValueError, match="the name is empty"):  # as on the CLI and MCP (codesift.limits)
+        index.find_symbol("")
 
 
 def test_find_symbol_follows_edits(index, repo):

@@ -102,7 +102,7 @@ def test_code_context_numbers_lines_and_pages_by_start_line():
     assert "  1 | line 1\n" in out.text and "changed since it was indexed" in out.text
     nxt = out.data["next_start_line"]
     assert nxt and f"… truncated: lines {nxt}-400 not shown; call again with start_line={nxt}" in out.text
-    assert out.data["code"].splitlines()[-1] == f"line {nxt - 1}"
+    assert out.data["end_line"] == nxt - 1 and "code" not in out.data  # the code is in the text only
     page2 = md.render_context(payload, max_chars=2000, start_line=nxt)
     assert f"{nxt} | line {nxt}" in page2.text and page2.data["start_line"] == nxt
     last = md.render_context(payload, start_line=390)
@@ -127,3 +127,83 @@ def test_status_and_sources():
     out = md.render_sources({"root": "/r", "results": [{"service": "src", "files": 2, "symbols": 7}]})
     assert "| service | files | symbols |\n|---|---:|---:|\n| src | 2 | 7 |" in out.text
     assert out.data["results"] == [{"service": "src", "files": 2, "symbols": 7}]
+
+
+def test_max_chars_is_clamped_into_range_not_refused():
+    assert md.clamp_max_chars(800) == md.MIN_MAX_CHARS == 1_000
+    assert md.clamp_max_chars(-5) == md.MIN_MAX_CHARS
+    assert md.clamp_max_chars(10**9) == md.MAX_MAX_CHARS == 60_000
+    assert md.clamp_max_chars(None) == md.DEFAULT_MAX_CHARS == 8_000
+    assert md.clamp_max_chars(5_000) == 5_000
+    results = [result(i, snippet="x = 1\n" * 40) for i in range(1, 41)]
+    assert len(md.render_search(search(results, limit=40)).text) <= md.DEFAULT_MAX_CHARS
+
+
+def test_structured_data_never_repeats_the_text():
+    """Code, snippets, docstrings, signatures and usage lines are in the Markdown once, not in the JSON."""
+    searched = md.render_search(search([result(i) for i in range(1, 4)]))
+    assert "del headers['Authorization']" in searched.text and "def rebuild_auth(self" in searched.text
+    for item in searched.data["results"]:
+        assert not md.TEXT_FIELDS & set(item)
+        assert {"id", "path", "start_line", "end_line", "kind", "qualified_name", "score"} <= set(item)
+    sym = {**result(), "match": "exact", "docstring": "A cookie jar."}
+    assert not md.TEXT_FIELDS & set(md.render_symbols({"name": "x", "results": [sym]}).data["results"][0])
+    use = {"path": "a.py", "line": 3, "kind": "call", "enclosing": "main", "text": "f(x)", "context": "2: \n3: f(x)"}
+    data = md.render_usages({"symbol_name": "f", "results": [use]}).data["results"][0]
+    assert data == {"path": "a.py", "line": 3, "kind": "call", "enclosing": "main"}
+    code = "\n".join(f"line {n}" for n in range(1, 11))
+    ctx = md.render_context({"path": "a.py", "language": "python", "start_line": 1, "end_line": 10,
+                             "total_lines": 10, "code": code,
+                             "symbol": {"qualified_name": "f", "kind": "function", "start_line": 1, "end_line": 10,
+                                        "signature": "def f()"}})
+    assert "line 10" in ctx.text and "code" not in ctx.data and "signature" not in ctx.data["symbol"]
+    assert ctx.data["symbol"]["qualified_name"] == "f" and ctx.data["end_line"] == 10
+    summary = md.render_summary({"query": "a", "results": [{"path": "a.py", "score": 0.5, "symbols": ["f"],
+                                                            "description": "Does a."}]})
+    assert "Does a." in summary.text and "description" not in summary.data["results"][0]
+
+
+def test_symbols_page_cut_by_the_limit_names_the_next_offset():
+    syms = [{**result(i), "match": "prefix"} for i in range(1, 6)]
+    out = md.render_symbols({"name": "re", "offset": 0, "limit": 5, "total": 12, "results": syms})
+    assert out.text.startswith("Definitions matching `re`: 5 of 12 from #1")
+    assert "7 more definitions match: call again with offset=5." in out.text
+    assert out.data["truncated"] and out.data["next_offset"] == 5
+    last = md.render_symbols({"name": "re", "offset": 10, "limit": 5, "total": 12, "results": syms[:2]})
+    assert "more definitions" not in last.text and last.data["next_offset"] is None
+
+
+def test_usages_read_as_totals_then_groups_with_tests_last():
+    uses = [{"path": "src/a.go", "line": 3, "kind": "call", "qualifier": "s", "enclosing": "Run", "test": False,
+             "target": "Server.Start", "text": "s.Start()"},
+            {"path": "a_test.go", "line": 9, "kind": "call", "qualifier": "s", "enclosing": "TestA", "test": True,
+             "target": "Server.Start"},
+            {"path": "src/b.go", "line": 5, "kind": "call", "qualifier": "x", "enclosing": "f", "test": False,
+             "target": "unresolved"}]
+    payload = {"symbol_name": "Start", "results": uses, "total": 3, "files": 3, "in_tests": 1, "source": "static",
+               "groups": [{"target": "Server.Start", "uses": 2, "path": "srv.go", "line": 7},
+                          {"target": "unresolved", "uses": 1}],
+               "definitions": [{"path": "srv.go", "start_line": 7, "qualified_name": "Server.Start"},
+                               {"path": "cli.go", "start_line": 2, "qualified_name": "Client.Start"}]}
+    text = md.render_usages(payload).text
+    assert text.startswith("Usages of `Start`: 3 in 3 files (1 in tests, listed after the rest).")
+    assert "grouped by likely target: `Server.Start` 2 · unresolved 1." in text
+    assert ("#### → `Server.Start` — srv.go:7 (2 uses)\n- `src/a.go:3` call via `s` in `Run` — `s.Start()`\n"
+            "_in tests:_\n- `a_test.go:9` call") in text
+    assert "#### unresolved (1)" in text and "→" not in text.split("#### unresolved")[1]
+    page = md.render_usages({**payload, "results": uses[:1], "limit": 1}).text
+    assert "showing 1-1" in page and "2 more usages: call again with offset=1." in page
+    cli = md.render_usages({**payload, "results": uses[:1]}).text
+    assert "2 more usages not shown: raise --limit." in cli
+
+
+def test_usages_of_nothing_and_guesses_say_so():
+    none = md.render_usages({"symbol_name": "Nope", "results": [], "source": "none", "suggestions": ["Nop"],
+                             "note": "no definition named 'Nope' and no reference to it in the index"}).text
+    assert none.startswith("No definition named 'Nope' and no reference to it in the index.")
+    assert "Similar names: `Nop`." in none
+    guess = md.render_usages({"symbol_name": "f", "source": "semantic_guess", "note": "these are semantic guesses",
+                              "results": [{"path": "a.py", "line": 1, "kind": "guess", "enclosing": "g",
+                                           "score": 0.5}]}).text
+    assert guess.startswith("No static references to `f`.") and "> note: these are semantic guesses" in guess
+    assert "- `a.py:1` guess in `g` (score 0.50)" in guess

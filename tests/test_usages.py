@@ -96,5 +96,203 @@ def test_cli_usages_json_contract(index):
     assert result.exit_code == 0, result.output
     items = json.loads(result.stdout)
     assert {(i["path"], i["line"]) for i in items} >= {("src/app/models.py", 4), ("src/app/base.py", 6)}
+    assert all({"path", "line", "kind", "enclosing", "test"} <= set(i) for i in items)
     human = run("usages", "save", "--root", str(index.root))
-    assert "src/app/other.py:7" in human.output and "note:" in human.output
+    assert "src/app/other.py:7" in human.output
+    assert "Usages of `save`: 2 in 2 files (none in tests)." in human.output  # not "2 from #1"
+    assert "#### → `Cache.save` — src/app/other.py:2 (1 use)" in human.output  # groups are shown
+
+
+GO = {
+    "server/server.go": """
+        package server
+
+        type Server struct{ addr string }
+
+        func NewServer(addr string) *Server { return &Server{addr: addr} }
+
+        func (s *Server) Start() error {
+        \ts.listen()
+        \treturn nil
+        }
+
+        func (s *Server) listen() {}
+        """,
+    "client/client.go": """
+        package client
+
+        import "example.com/app/server"
+
+        type Client struct{}
+
+        func (c *Client) Start() error { return nil }
+
+        func Run(srv *server.Server, c *Client) {
+        \tsrv.Start()
+        \tc.Start()
+        \ts2 := server.NewServer(":80")
+        \ts2.Start()
+        \tother := &Client{}
+        \tother.Start()
+        }
+        """,
+    "client/a_test.go": """
+        package client
+
+        func TestRun(t *testing.T) {
+        \tc := &Client{}
+        \tc.Start()
+        }
+        """,
+}
+
+RUST = {
+    "src/net/mod.rs": """
+        pub struct Conn { id: u32 }
+
+        impl Conn {
+            pub fn new(id: u32) -> Self { Conn { id } }
+
+            pub fn close(&self) {
+                self.flush();
+            }
+
+            fn flush(&self) {}
+        }
+        """,
+    "src/file.rs": """
+        pub struct File;
+
+        impl File {
+            pub fn new() -> File { File }
+            pub fn close(&self) {}
+        }
+        """,
+    "src/main.rs": """
+        mod file;
+        mod net;
+
+        use crate::file::File;
+        use crate::net::Conn;
+
+        fn main() {
+            let c = Conn::new(1);
+            c.close();
+            let f = File::new();
+            f.close();
+            net::Conn::new(2).close();
+        }
+
+        #[cfg(test)]
+        mod tests {
+            use super::*;
+
+            #[test]
+            fn closes() {
+                let c = Conn::new(3);
+                c.close();
+            }
+        }
+        """,
+}
+
+
+def _indexed(tmp_path, files):
+    from conftest import write_repo
+
+    idx = Index(write_repo(tmp_path / "repo", files))
+    idx.update(embed=False)
+    return idx
+
+
+def _targets(result):
+    return {(u["path"], u["line"]): u.get("target") for u in result["usages"]}
+
+
+def test_go_receivers_resolve_by_receiver_parameter_and_local_types(tmp_path):
+    with _indexed(tmp_path, GO) as idx:
+        result = idx.find_usages("Start")
+        assert result["ambiguous"] and _targets(result) == {
+            ("client/client.go", 10): "Server.Start",  # srv *server.Server
+            ("client/client.go", 11): "Client.Start",  # c *Client
+            ("client/client.go", 13): "Server.Start",  # s2 := server.NewServer(...)
+            ("client/client.go", 15): "Client.Start",  # other := &Client{}
+            ("client/a_test.go", 5): "Client.Start",
+        }
+        # grouped by target, biggest group first; the test file last in its group
+        assert [(u["target"], u["path"], u["test"]) for u in result["usages"]] == [
+            ("Client.Start", "client/client.go", False), ("Client.Start", "client/client.go", False),
+            ("Client.Start", "client/a_test.go", True),
+            ("Server.Start", "client/client.go", False), ("Server.Start", "client/client.go", False)]
+        assert [(g["target"], g["uses"]) for g in result["groups"]] == [("Client.Start", 3), ("Server.Start", 2)]
+        assert result["total"] == 5 and result["files"] == 2 and result["in_tests"] == 1
+
+
+def test_rust_paths_impl_blocks_and_in_file_tests(tmp_path):
+    with _indexed(tmp_path, RUST) as idx:
+        close = idx.find_usages("close")
+        assert _targets(close) == {
+            ("src/main.rs", 9): "Conn.close",  # let c = Conn::new(1)
+            ("src/main.rs", 11): "File.close",  # let f = File::new()
+            ("src/main.rs", 12): "Conn.close",  # net::Conn::new(2).close()
+            ("src/main.rs", 22): "Conn.close",  # in #[cfg(test)] mod tests
+        }
+        assert [u["test"] for u in close["usages"] if u["target"] == "Conn.close"] == [False, False, True]
+        new = idx.find_usages("new")
+        assert set(_targets(new).values()) == {"Conn.new", "File.new"}
+        assert _targets(new)[("src/main.rs", 12)] == "Conn.new"  # net::Conn::new
+        flush = idx.find_usages("flush")  # one definition: no grouping needed
+        assert [(u["line"], u["enclosing"]) for u in flush["usages"]] == [(7, "Conn.close")]
+        # a qualified name keeps the uses that resolve to it (an impl block is not a definition of Conn)
+        only = idx.find_usages("Conn.close")
+        assert {u["target"] for u in only["usages"]} == {"Conn.close"} and only["left_out"] == 1
+        conn = idx.find_usages("Conn")
+        assert not conn["ambiguous"] and [d["kind"] for d in conn["definitions"]] == ["struct"]
+
+
+def test_non_test_code_comes_first_whatever_the_alphabet(tmp_path):
+    files = {"aaa/tests/test_m.py": "from zzz.m import helper\n\nhelper()\n",
+             "zzz/m.py": "def helper():\n    pass\n\n\ndef main():\n    helper()\n"}
+    with _indexed(tmp_path, files) as idx:
+        result = idx.find_usages("helper")
+        assert [(u["path"], u["test"]) for u in result["usages"]] == [
+            ("zzz/m.py", False), ("aaa/tests/test_m.py", True), ("aaa/tests/test_m.py", True)]
+        # the order does not depend on the limit: a page is the start of the full list
+        assert idx.find_usages("helper", limit=1)["usages"] == result["usages"][:1]
+        assert idx.find_usages("helper", limit=1)["total"] == 3
+
+
+def test_a_name_defined_nowhere_is_said_so_not_guessed(index):
+    result = index.find_usages("NoSuchThing")
+    assert result["source"] == "none" and result["usages"] == []
+    assert "no definition named 'NoSuchThing'" in result["note"]
+    similar = index.find_usages("Cach")  # a prefix of a real name: suggested
+    assert similar["source"] == "none" and "Cache" in similar["suggestions"]
+    wrong_owner = index.find_usages("Nope.save")
+    assert wrong_owner["source"] == "none" and "Model.save" in wrong_owner["note"]
+    out = run("usages", "NoSuchThing", "--root", str(index.root))
+    assert out.exit_code == 0 and "No definition named 'NoSuchThing'" in out.output and "guess" not in out.output
+
+
+RUST_MODULES = {
+    "src/util.rs": "pub fn helper() -> u32 { 1 }\npub fn other() {}\n",
+    "src/extra.rs": ("pub fn helper() -> u32 { 2 }\npub struct Pool;\nimpl Pool {\n"
+                     "    pub fn get(&self) -> u32 { Self::helper() }\n    fn helper() -> u32 { 3 }\n}\n"),
+    "src/lib.rs": ("mod util;\nmod extra;\nuse crate::util::{helper, other};\n\n"
+                   "pub fn run() -> u32 {\n    other();\n    let a = helper();\n    a + extra::helper()\n}\n"),
+}
+
+
+def test_rust_use_lists_module_paths_and_self(tmp_path):
+    with _indexed(tmp_path, RUST_MODULES) as idx:
+        result = idx.find_usages("helper")
+        # two free functions share the qualified name ``helper``: their labels carry the path
+        assert _targets(result) == {
+            ("src/lib.rs", 3): "helper (src/util.rs)",  # the use declaration
+            ("src/lib.rs", 7): "helper (src/util.rs)",  # bare, imported by ``use crate::util::{helper…}``
+            ("src/lib.rs", 8): "helper (src/extra.rs)",  # extra::helper(): the module's function, not Pool's
+            ("src/extra.rs", 4): "Pool.helper",  # Self::helper()
+        }
+        assert [(g["target"], g.get("path"), g["uses"]) for g in result["groups"]] == [
+            ("helper (src/util.rs)", "src/util.rs", 2), ("Pool.helper", "src/extra.rs", 1),
+            ("helper (src/extra.rs)", "src/extra.rs", 1)]

@@ -15,6 +15,7 @@ __all__ = [
     "EmbeddingUnavailable",
     "Index",
     "IndexMismatchError",
+    "NoIndexError",
     "SearchResponse",
     "SearchResult",
 ]
@@ -26,12 +27,13 @@ _HOME = {
     "EmbeddingUnavailable": ".embed.base",
     "Index": ".api",
     "IndexMismatchError": ".api",
+    "NoIndexError": ".api",
     "SearchResponse": ".search",
     "SearchResult": ".search",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Index, IndexMismatchError
+    from .api import Index, IndexMismatchError, NoIndexError
     from .config import Config, ConfigError
     from .embed.base import EmbeddingUnavailable
     from .model import Chunk

@@ -5,6 +5,7 @@ The CLI and (later) the MCP server are thin shells over this class.
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,8 +13,10 @@ from pathlib import Path
 
 from .config import INDEX_DIR_NAME, Config, load_config
 from .embed import EmbeddingUnavailable, load_embedder
+from .filters import build_filters
 from .embed.base import Embedder, release_batch
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
+from .limits import check_query
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -27,6 +30,30 @@ MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit m
 
 class IndexMismatchError(RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
+
+
+class NoIndexError(LookupError):
+    """``Index(root, create=False)`` found no index for ``root``; the message says how to build one."""
+
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.root, self.folder = root, folder
+        super().__init__(f"no index here ({root}); run `codesift index {shlex.quote(str(root))}`")
+
+
+GITIGNORE = "# written by codesift: the index is local to this machine and rebuilt by `codesift index`\n*\n"
+
+
+def ignore_in_git(folder: Path) -> None:
+    """Give the index folder a ``.gitignore`` of ``*`` so it never shows in ``git status``.
+
+    An existing file is left as it is (``index_dir`` may point at a folder the user manages), and a
+    folder that cannot be written is no reason to fail: the index works without it.
+    """
+    try:
+        with open(folder / ".gitignore", "x", encoding="utf-8") as fh:
+            fh.write(GITIGNORE)
+    except OSError:  # FileExistsError included
+        pass
 
 
 def find_root(start: Path) -> Path:
@@ -49,7 +76,9 @@ def find_root(start: Path) -> Path:
 class Index:
     """One on-disk index of one source tree."""
 
-    def __init__(self, root: str | Path, *, config: Config | None = None) -> None:
+    def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True) -> None:
+        """Open the index of ``root``, creating it when ``create``; else raise :class:`NoIndexError`
+        when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace."""
         root_path = Path(root).expanduser()
         if not root_path.exists():
             raise FileNotFoundError(f"no such directory: {root}")
@@ -58,7 +87,11 @@ class Index:
         self.root = root_path.resolve()
         self.config = config or load_config(self.root)
         self.folder = Path(self.config.index_dir).expanduser() if self.config.index_dir else self.root / INDEX_DIR_NAME
-        self.folder.mkdir(parents=True, exist_ok=True)
+        if not create and not (self.folder / "meta.db").is_file():
+            raise NoIndexError(self.root, self.folder)
+        if create:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore_in_git(self.folder)
         self.store = MetaStore(self.folder / "meta.db")
         self._check_schema()
         self.keyword = KeywordIndex(self.folder / "keyword")
@@ -149,6 +182,8 @@ class Index:
         ("python function …", see ``indexer.embed_text``): the filtered language, else the tree's main
         code language. Measured (bench/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
         hybrid +0.009 / +0.016."""
+        if not self.config.rank.query_preamble:
+            return ""
         if len(filters.languages) == 1:
             return f"{filters.languages[0]} function: "
         gen = self.store.get_meta("generation", "0")
@@ -244,26 +279,26 @@ class Index:
             raise ValueError("threshold must be between 0 and 1")
         if offset < 0:
             raise ValueError("offset must be >= 0")
+        filters = self._filters(path, language, kind)
+        path = filters.path
         if service:
             if path and not path.startswith(service.rstrip("/") + "/"):
                 raise ValueError("path and service disagree: give one or the other")
             path = path or service.rstrip("/") + "/"
         if limit + offset > MAX_RESULTS:
             raise ValueError(f"limit + offset must be at most {MAX_RESULTS}")
-        # NUL bytes and lone surrogates (from undecodable argv) are not text any engine can take.
-        query = (query or "").replace("\x00", " ").encode("utf-8", "replace").decode().strip()
+        # Cleaned (NUL, lone surrogates) and refused when empty or too long, as on the CLI and MCP.
+        query = check_query(query)
         response = SearchResponse(query=query, mode=mode)
-        if not query:
-            response.notes.append("empty query")
-            return response
-        filters = Filters(path=path, languages=_as_tuple(language), kinds=_as_tuple(kind))
+        filters.path = path
+        response.notes.extend(self._absent_languages(filters))
         self._repair_if_needed()
         vectors = pending = None
         embedder = self.embedder() if mode != "keyword" else None
         if embedder is not None:
             # The query is embedded on another core while this thread opens the vector index and runs
             # the keyword retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query.
-            pending = self._query_thread().submit(embedder.embed_query, self._query_preamble(filters) + query[:2000])
+            pending = self._query_thread().submit(embedder.embed_query, self._query_preamble(filters) + query)
             vectors = self._vector_index(embedder)
         failed: list[EmbeddingUnavailable] = []
 
@@ -288,6 +323,8 @@ class Index:
             vector_weight=self.config.vector_weight, rank=self.config.rank,
             threshold=self.config.threshold if threshold is None else threshold,
         )
+        if vectors is not None and (chunks := self._chunk_count()):
+            params.coverage = min(1.0, len(vectors) / chunks)
         response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)[offset:]
         if failed:
             self._embed_error = failed[0]
@@ -300,6 +337,23 @@ class Index:
             if response.coverage < 1.0:
                 response.notes.append(f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish")
         return response
+
+    def _filters(self, path: str | None, language: str | list[str] | None,
+                 kind: str | list[str] | None) -> Filters:
+        """User-typed filter values normalised (case, aliases, absolute paths); raises FilterError."""
+        return build_filters(self.root, path, language, kind, indexed_languages=lambda: self.store.languages(),
+                             indexed_kinds=lambda: (r[0] for r in self.store.db.execute(
+                                 "SELECT DISTINCT kind FROM chunks")))
+
+    def _absent_languages(self, filters: Filters) -> list[str]:
+        """A note for a filtered language no indexed file has: the empty answer is then explained."""
+        if not filters.languages:
+            return []
+        present = self.store.languages()
+        missing = [lang for lang in filters.languages if lang not in present]
+        if not missing:
+            return []
+        return [f"no {', '.join(missing)} files are indexed here (languages: {', '.join(present) or 'none'})"]
 
     def _keyword_only(self, response: SearchResponse) -> None:
         response.embedding_status = "keyword_only"
@@ -379,6 +433,7 @@ class Index:
         last = self.store.get_meta("last_update")
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
         status: dict[str, object] = {
+            "indexed": True,
             "root": str(self.root),
             "index_dir": str(self.folder),
             **counts,
@@ -395,7 +450,27 @@ class Index:
         if embedder is None and self._embed_error is not None:
             status["embedding_reason"] = self._embed_error.reason
             status["embedding_fix"] = self._embed_error.fix
+        status["embedding"] = describe_embedding(status)
         return status
+
+
+def describe_embedding(status: dict[str, object]) -> str:
+    """One phrase for the semantic side that never contradicts the counts ("ok" at 0 % did).
+
+    ``embedding_status`` only says whether the model can be used; this also says how much is embedded.
+    """
+    chunks, embedded = int(status.get("chunks") or 0), int(status.get("embedded") or 0)
+    if status.get("embedding_status") != "ok":
+        return f"unavailable, keyword search only ({embedded:,} of {chunks:,} chunks embedded)"
+    if chunks == 0:
+        return "ok (nothing indexed yet)"
+    if embedded == 0:
+        return f"not embedded yet (0 of {chunks:,} chunks); run `codesift index` (keyword search works meanwhile)"
+    if embedded < chunks:
+        share = embedded * 100 // chunks  # floored: 99.9 % must not read as 100 %
+        return (f"incomplete: {embedded:,} of {chunks:,} chunks embedded ({f'{share}%' if share else '<1%'}); "
+                "run `codesift index` to finish")
+    return f"ok, all {chunks:,} chunks embedded"
 
 
 def _as_tuple(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:

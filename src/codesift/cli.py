@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 EXIT_USAGE = 2
+EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -31,7 +32,20 @@ def _text(value: str | None) -> str | None:
         return value.encode("utf-8", "replace").decode("utf-8")
 
 
-def _open(root: str | None, *, for_search: bool = False):  # noqa: ANN202 - lazy import of Index
+def _checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limits check
+    """A query or name passed through its ``codesift.limits`` check before any index is opened: the
+    API's and MCP's words, as one line with exit code 2."""
+    from .limits import InputError
+
+    try:
+        return check(value)
+    except InputError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+
+
+def _open(root: str | None, *, for_search: bool = False, create: bool = True):  # noqa: ANN202 - lazy import
+    """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``_Group``)."""
     from .api import Index, IndexMismatchError, find_root
     from .config import ConfigError
 
@@ -40,7 +54,7 @@ def _open(root: str | None, *, for_search: bool = False):  # noqa: ANN202 - lazy
             base = find_root(Path.cwd()) if for_search else Path.cwd()
         else:
             base = Path(root)
-        return Index(base)
+        return Index(base, create=create)
     except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
         _fail(str(exc))
     except PermissionError as exc:
@@ -57,18 +71,16 @@ def _progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
         console=console, transient=False,
     )
     tasks: dict[str, int] = {}
-    import time
+    from .render import RateMeter
 
-    started: dict[str, float] = {}
+    meter = RateMeter()
 
     def update(stage: str, done: int, total: int) -> None:
         if stage not in tasks:
             label = {"parse": "files", "embed": "embed"}.get(stage, stage)
             tasks[stage] = bar.add_task(label, total=total, rate="")
-            started[stage] = time.perf_counter()
         unit = "files/s" if stage == "parse" else "chunks/s"
-        elapsed = max(time.perf_counter() - started[stage], 1e-6)
-        bar.update(tasks[stage], completed=done, total=total, rate=f"{done / elapsed:,.1f} {unit}")
+        bar.update(tasks[stage], completed=done, total=total, rate=meter.text(stage, done, unit))
 
     return bar, update
 
@@ -77,7 +89,7 @@ class _Group(click.Group):
     """Index/model mismatches and bad settings can surface in any command: one line, exit 2."""
 
     def invoke(self, ctx: click.Context) -> object:
-        from .api import IndexMismatchError
+        from .api import IndexMismatchError, NoIndexError
         from .config import ConfigError
 
         try:
@@ -85,6 +97,9 @@ class _Group(click.Group):
         except (IndexMismatchError, ConfigError) as exc:
             click.echo(f"codesift: {exc}", err=True)
             ctx.exit(EXIT_USAGE)
+        except NoIndexError as exc:  # a read-only command found nothing to read (and created nothing)
+            click.echo(f"codesift: {exc}", err=True)
+            ctx.exit(EXIT_NO_INDEX)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -118,7 +133,9 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from .store.lock import IndexBusy
 
     idx = _open(str(target))
-    console = Console(stderr=True)
+    from .render import output_console, warnings_line
+
+    console = output_console(stderr=True)
     bar, update = _progress_printer(console)
     try:
         if quiet or as_json:
@@ -137,6 +154,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         "chunks": status["chunks"], "parsed": stats.files_parsed, "unchanged": stats.files_unchanged,
         "deleted": stats.files_deleted, "embedded": stats.embedded, "embed_pending": stats.embed_pending,
         "coverage": status["coverage"], "skipped": stats.skipped, "warnings": stats.warnings,
+        "warned_files": dict(sorted(stats.warned_files.items())[:200]),
         "parse_seconds": round(stats.parse_seconds, 2), "embed_seconds": round(stats.embed_seconds, 2),
         "embedding_status": status["embedding_status"],
     }
@@ -153,7 +171,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     if stats.skipped:
         console.print("skipped: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.skipped.items())))
     if stats.warnings:
-        console.print("warnings: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.warnings.items())))
+        console.print(escape(warnings_line(stats.warnings, stats.warned_files)))
     if status["embedding_status"] != "ok":
         console.print(f"[yellow]keyword-only[/]: {escape(str(status.get('embedding_reason')))}; "
                       f"fix: {escape(str(status.get('embedding_fix')))}")
@@ -179,8 +197,11 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     """Search the index for QUERY (updating it first when files changed)."""
     from .store.lock import IndexBusy
 
+    from .limits import check_query
+
     query, path_filter, language, kind = _text(query), _text(path_filter), _text(language), _text(kind)
-    idx = _open(root, for_search=True)
+    query = _checked(check_query, query)
+    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
     try:
         if not no_update:
             try:
@@ -195,7 +216,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
         sys.exit(130)
     if as_json:
         keys = ["path", "start_line", "end_line", "score", "name", "qualified_name", "kind", "language",
-                "snippet", "label", "score_kind"]
+                "snippet", "label", "score_kind", "nearby"]
         if explain:
             keys += ["keyword_rank", "vector_rank", "explain"]
         click.echo(json.dumps([{k: getattr(r, k) for k in keys} for r in response.results], indent=1))
@@ -216,10 +237,11 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
 @click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
 def usages(name: str, limit: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
     """Find real references to NAME (calls, reads, imports, types, inheritance)."""
+    from .limits import check_name
     from .store.lock import IndexBusy
 
-    name, service = _text(name), _text(service)
-    idx = _open(root, for_search=True)
+    name, service = _checked(check_name, _text(name)), _text(service)
+    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
     if not no_update:
         try:
             idx.update(embed=False, lock_timeout=0)
@@ -230,7 +252,7 @@ def usages(name: str, limit: int, service: str | None, root: str | None, as_json
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
-        keys = ("path", "line", "kind", "enclosing", "qualifier", "target", "context")
+        keys = ("path", "line", "kind", "enclosing", "qualifier", "target", "test", "score", "context")
         click.echo(json.dumps([{k: u[k] for k in keys if k in u} for u in result["usages"]], indent=1))
         if result.get("note"):
             click.echo(f"note: {result['note']}", err=True)
@@ -239,6 +261,54 @@ def usages(name: str, limit: int, service: str | None, root: str | None, as_json
 
     payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
     click.echo(render_usages(payload, max_chars=10**9).text)
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("name")
+@click.option("--kind", help="Symbol kind(s), comma-separated (function,method,class,...).")
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 100))
+@click.option("--service", help="Only definitions under this top-level folder.")
+@click.option("--exact", is_flag=True, help="Only exact (qualified) name matches.")
+@click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of definitions.")
+@click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
+def symbol(name: str, kind: str | None, limit: int, service: str | None, exact: bool, root: str | None,
+           as_json: bool, no_update: bool) -> None:
+    """Find definitions by NAME: exact, then prefix, camel-hump (RCJ) and substring matches."""
+    from .limits import check_name
+    from .store.lock import IndexBusy
+
+    name, kind, service = _checked(check_name, _text(name)), _text(kind), _text(service)
+    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    try:
+        found = idx.find_symbol(name, kind=kind, exact=exact, service=service)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(found[:limit], indent=1))
+        return
+    click.echo(symbols_text(name, found, limit))
+
+
+def symbols_text(name: str, found: list[dict], limit: int) -> str:
+    """find_symbol's answer for a terminal: one line per definition (location, name, kind, match), then
+    its signature indented; says how many more matched past ``limit``."""
+    if not found:
+        return f"No definition matches {name!r}. Try a shorter part of the name, or `codesift search`."
+    lines = []
+    for s in found[:limit]:
+        lines.append(f"{s['path']}:{s['start_line']}-{s['end_line']}  {s['qualified_name']} ({s['kind']})"
+                     f"  {s['match']} match")
+        if s.get("signature"):
+            lines.append("    " + " ".join(str(s["signature"]).split()))
+    if len(found) > limit:
+        lines.append(f"… {len(found) - limit} more; raise --limit (up to 100) or narrow with --kind / --service")
+    return "\n".join(lines)
 
 
 @main.command()
@@ -273,8 +343,21 @@ def watch(path: str | None, quiet: bool) -> None:
 @click.argument("path", required=False, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print status as JSON.")
 def status(path: str | None, as_json: bool) -> None:
-    """Show what is indexed: counts, languages, skipped files, model, embedding coverage."""
-    idx = _open(path, for_search=path is None)
+    """Show what is indexed: counts, languages, skipped files, model, embedding coverage.
+
+    Exits 1 with "no index here" (and creates nothing) when PATH has no index.
+    """
+    from .api import NoIndexError
+
+    try:
+        idx = _open(path, for_search=path is None, create=False)
+    except NoIndexError as exc:  # an answer, not an error: on stdout, plain or as JSON
+        if as_json:
+            click.echo(json.dumps({"indexed": False, "root": str(exc.root), "index_dir": str(exc.folder),
+                                   "message": str(exc)}, indent=2))
+        else:
+            click.echo(str(exc))
+        sys.exit(EXIT_NO_INDEX)
     info = idx.status()
     if as_json:
         click.echo(json.dumps(info, indent=2))

@@ -26,7 +26,7 @@ class Config:
     ignore: tuple[str, ...] = ()  # extra gitignore-style patterns
     embedder: str | None = None  # "local" (default) or "none"; env CODESIFT_EMBEDDER wins
     rrf_k: float = 60.0
-    overfetch: float = 3.0  # each retriever returns overfetch × limit candidates
+    overfetch: float = 3.0  # each retriever returns overfetch × max(limit, 50) candidates
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)

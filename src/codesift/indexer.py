@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from .config import INDEX_DIR_NAME, Config
 from .discover import SourceFile, discover
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
-from .model import Chunk
+from .model import PARSER_VERSION, Chunk
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
@@ -53,6 +53,7 @@ class UpdateStats:
     embed_pending: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     warnings: dict[str, int] = field(default_factory=dict)
+    warned_files: dict[str, str] = field(default_factory=dict)  # path (relative to the root) -> warning
     interrupted: bool = False
     parse_seconds: float = 0.0
     embed_seconds: float = 0.0
@@ -256,6 +257,10 @@ class Indexer:
         t0 = time.perf_counter()
         self._failed_paths = {}
         self.ensure_keyword_consistent()
+        if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
+            self.store.mark_all_changed()
+            self.store.set_meta("parser_version", PARSER_VERSION)
+            self.store.db.commit()
         known = self.store.files()
         found = discover(
             self.root,
@@ -295,6 +300,8 @@ class Indexer:
                 self.store.delete_file(row.id)
                 self.keyword.delete_file(row.id)
                 stats.files_deleted += 1
+            if progress and changed:
+                progress("parse", 0, len(changed))  # the stage's start: the bar shows, the rate has a base
             with _pool(len(changed)) as pool:
                 args = [(f.path, f.abspath, known[f.path].hash if f.path in known else None) for f in changed]
                 # Workers run one batch ahead of the writer: parsing overlaps the SQLite/tantivy writes,
@@ -361,6 +368,7 @@ class Indexer:
         if warning:
             key = warning.split(":")[0]
             stats.warnings[key] = stats.warnings.get(key, 0) + 1
+            stats.warned_files[f.path] = key
         if old is not None:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
@@ -376,6 +384,7 @@ class Indexer:
     def _failed(self, f: SourceFile, old, stats: UpdateStats, reason: str, exc: BaseException) -> None:  # noqa: ANN001
         """Count a failure: the file leaves the index and, after a few in a row, is quarantined."""
         stats.warnings[reason] = stats.warnings.get(reason, 0) + 1
+        stats.warned_files[f.path] = reason
         stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
         self._failed_paths[f.path] = reason
         if old is not None:
@@ -385,43 +394,56 @@ class Indexer:
 
     def embed_pending(
         self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None,
-        pending: int | None = None,
+        pending: int | None = None, lock: AbstractContextManager | None = None,
     ) -> int:
         """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded.
 
-        ``pending`` is the caller's fresh count of such texts, if it has one (saves a scan).
+        ``pending`` is the caller's fresh count of such texts, if it has one (saves a scan). With
+        ``lock``, the store is only touched while holding it and the model runs without it, so a
+        server's searches never wait for a batch to be embedded.
         Stops early (setting ``embed_error``) when the provider becomes unavailable."""
+        guard = lock if lock is not None else nullcontext()
         self.embed_error = None
-        total = self.store.count_missing_embeddings() if pending is None else pending
+        with guard:
+            total = self.store.count_missing_embeddings() if pending is None else pending
         if limit is not None:
             total = min(total, limit)
         done = 0
         batch = self.config.embed_batch
+        if progress and total:
+            progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
-            pairs = self.store.missing_embeddings(min(batch, total - done))
-            if not pairs:
-                break
-            hashes = [h for h, _ in pairs]
-            # Vectors another index on this machine already computed for the same text and model.
-            cached = self.shared_cache.get_many(embedder.model_id, hashes, embedder.dim)
-            if cached:
-                found = [h for h in hashes if h in cached]
-                self.store.put_vectors(found, np.stack([cached[h] for h in found]))
-            todo = [(h, cid) for h, cid in pairs if h not in cached]
-            if todo:
-                rows = self.store.chunks_by_id(cid for _, cid in todo)
+            with guard:
+                pairs = self.store.missing_embeddings(min(batch, total - done))
+                if not pairs:
+                    break
+                hashes = [h for h, _ in pairs]
+                # Vectors another index on this machine already computed for the same text and model.
+                cached = self.shared_cache.get_many(embedder.model_id, hashes, embedder.dim)
+                if cached:
+                    found = [h for h in hashes if h in cached]
+                    self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+                todo = [(h, cid) for h, cid in pairs if h not in cached]
+                rows = self.store.chunks_by_id(cid for _, cid in todo) if todo else {}
                 texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in todo]
+                if not todo:
+                    self.store.bump("generation")
+                    self.store.db.commit()
+            if todo:
                 try:
                     vectors = embedder.embed(texts)
                 except EmbeddingUnavailable as exc:
                     # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
                     self.embed_error = exc
-                    self.store.db.commit()
+                    with guard:
+                        self.store.db.commit()
                     break
-                self.store.put_vectors([h for h, _ in todo], vectors)
-                self.shared_cache.put_many(embedder.model_id, [h for h, _ in todo], vectors)
-            self.store.bump("generation")
-            self.store.db.commit()
+                with guard:
+                    # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
+                    self.store.put_vectors([h for h, _ in todo], vectors)
+                    self.shared_cache.put_many(embedder.model_id, [h for h, _ in todo], vectors)
+                    self.store.bump("generation")
+                    self.store.db.commit()
             done += len(pairs)
             if progress:
                 progress("embed", done, total)

@@ -12,20 +12,25 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import ConfigDict, ValidationError
 
 from .embed.base import release_batch
+from .limits import check_name, check_query
+from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Limit, MaxChars, Mode, Name, Offset,
+                       PathFilter, Query, ResultId, Service, SimilarLimit, StartLine, SymbolLimit, SymbolName,
+                       SymbolType, Threshold, UsageLimit, UsedName)
 from .store.lock import IndexBusy
 from .tools import markdown as md
 
@@ -38,7 +43,7 @@ T = TypeVar("T")
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 REFRESH_INTERVAL = 10.0  # seconds between re-scans of the tree on tool calls (cheap, but not free)
-EMBED_SLICE = 128  # chunks embedded per lock hold: a waiting search never waits for more than one slice
+EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs outside the lock)
 
 INSTRUCTIONS = """\
 codesift searches the code of one local repository by meaning and by name (hybrid BM25 + embeddings,
@@ -48,38 +53,14 @@ and references, then get_code_context to read the exact current source. Use summ
 cheap file-level map, list_sources to see the top-level folders you can pass as service=."""
 
 
-# -- argument types (shown to the agent as JSON schema) --------------------------------------------
-Query = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000),
-                  Field(description="What to look for, in words or identifiers.")]
-Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
-Offset = Annotated[int, Field(ge=0, le=10_000, description="Skip this many results (paging: use the "
-                                                             "offset a truncated answer names).")]
-Service = Annotated[str | None, Field(description="Top-level folder to search in (see list_sources), e.g. 'src'.")]
-Language = Annotated[str | list[str] | None, Field(description="Language(s), a list or comma-separated: python, "
-                                                              "javascript, typescript, go, java, rust, markdown, …")]
-Kind = Annotated[str | list[str] | None, Field(description="Symbol kind(s), a list or comma-separated: function, "
-                                                          "method, class, section, …")]
-MaxChars = Annotated[int, Field(ge=md.MIN_MAX_CHARS, le=400_000,
-                                description="Budget for the answer's text; results past it are left out "
-                                            "and the answer says how to page.")]
-ResultId = Annotated[int, Field(ge=1, description="The ID of a search_code / find_symbol result.")]
-Mode = Annotated[Literal["hybrid", "keyword", "semantic"],
-                 Field(description="hybrid (default) fuses keyword and semantic ranking; keyword or semantic alone.")]
-PathFilter = Annotated[str | None, Field(description="Path prefix ('src/') or glob ('**/*.py').")]
-Threshold = Annotated[float | None, Field(ge=0, le=1, description="Drop results scoring below this (0-1).")]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300),
-                 Field(description="A name or part of one: 'rebuild_auth', 'Session.get', 'RCJ' (camel humps).")]
-SymbolType = Annotated[str | list[str] | None, Field(description="Kind(s): function, method, class, …")]
-Exact = Annotated[bool, Field(description="Only exact (qualified) name matches.")]
-UsedName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300),
-                     Field(description="The name whose uses to find, e.g. 'rebuild_auth'.")]
-UsageLimit = Annotated[int, Field(ge=1, le=500, description="Maximum number of usages (1-500).")]
-FilePath = Annotated[str, Field(min_length=1, description="Path relative to the indexed root, e.g. 'src/app.py'.")]
-SymbolName = Annotated[str | None, Field(description="Show only this definition: 'rebuild_auth' or 'Class.method'.")]
-GitRef = Annotated[str | None, Field(description="A git revision to read instead of the working tree: 'HEAD~1'.")]
-ContextLines = Annotated[int, Field(ge=0, le=500, description="Lines shown around the symbol.")]
-StartLine = Annotated[int | None, Field(ge=1, description="Continue a truncated answer from this line.")]
-SimilarLimit = Annotated[int, Field(ge=1, le=50, description="Maximum number of results (1-50).")]
+def lower_thread_priority(niceness: int = 10) -> bool:
+    """Lower the calling thread's CPU priority (Linux: nice is per thread, and threads it starts inherit
+    it); False where that is not possible."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
+    except (AttributeError, OSError):
+        return False
+    return True
 
 
 class ToolFailure(Exception):
@@ -145,21 +126,30 @@ class IndexService:
             self._ready.set()
 
     def _embed_pending(self) -> None:
+        """Embed what is pending, a slice at a time, yielding to tool calls.
+
+        The lock is held only to read texts and write vectors; the model runs without it, in a thread
+        of lower CPU priority (the model's worker threads are created by it and inherit that), so a
+        search embeds its query and answers at its normal speed while the tree is being embedded."""
         slice_size = min(EMBED_SLICE, self.index.config.embed_batch)
         self._embedded_since = (time.monotonic(), 0)
+        lowered = lower_thread_priority()
         while not self._stop.is_set():
             with self.lock:
                 embedder = self.index.embedder()
                 if embedder is None:
                     return
-                self.state = "embedding"
-                done = self.index.indexer.embed_pending(embedder, limit=slice_size)
-                if not done:
+                if lowered:
+                    # A document session made by another thread runs at its priority: make a new one here.
                     release_batch(embedder)
+                    lowered = False
+                self.state = "embedding"
+            done = self.index.indexer.embed_pending(embedder, limit=slice_size, lock=self.lock)
             if not done:
+                with self.lock:
+                    release_batch(embedder)
                 return
             self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
-            time.sleep(0.01)  # hand the lock to a waiting tool call between slices
 
     def start_watching(self) -> None:
         """Apply file changes as they happen (keyword side under the lock, embedding in background)."""
@@ -210,6 +200,10 @@ class IndexService:
             info["background"] = f"failed: {self.error}"
         elif self.embedding_in_progress:
             info["background"] = f"{self.state} in progress"
+            if self.state == "embedding" and info.get("embedding_status") == "ok":
+                # The server is filling the vectors in itself: "run `codesift index`" would be wrong advice.
+                info["embedding"] = (f"in progress: {int(info.get('embedded') or 0):,} of "
+                                     f"{int(info.get('chunks') or 0):,} chunks embedded")
             rate = self.embedding_rate()
             if self.state == "embedding" and rate:
                 left = max(0, int(info.get("chunks", 0)) - int(info.get("embedded", 0)))
@@ -333,11 +327,16 @@ def _error(message: str) -> CallToolResult:
 
 
 async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.Rendered], *,
-                 refresh: bool = False) -> CallToolResult:
-    """Run ``work`` against the index and turn expected failures into one-line tool errors."""
+                 refresh: bool = False, check: Callable[[], object] | None = None) -> CallToolResult:
+    """Run ``work`` against the index and turn expected failures into one-line tool errors.
+
+    ``check`` validates the arguments first (codesift.limits), so a bad one is answered at once, even
+    while the index is still being brought up to date."""
     from .api import IndexMismatchError
 
     try:
+        if check is not None:
+            check()
         return _ok(await service.call(work, refresh=refresh))
     except (ToolFailure, ValueError, LookupError, IndexMismatchError, OSError) as exc:
         return _error(f"{tool}: {exc}")
@@ -354,52 +353,69 @@ def build_server(service: IndexService) -> CodesiftMCP:
                           language: Language = None, kind: Kind = None, threshold: Threshold = None,
                           offset: Offset = 0, mode: Mode = "hybrid",
                           max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        max_chars = md.clamp_max_chars(max_chars)
+
         def work(index: "Index") -> md.Rendered:
             response = index.search(query, limit=limit, mode=mode, path=path, language=language, kind=kind,
                                     threshold=threshold, offset=offset, service=service)
             payload = search_payload(index, response, offset=offset, limit=limit,
                                      background=svc.embedding_in_progress)
             return md.render_search(payload, max_chars)
-        return await answer("search_code", svc, work, refresh=True)
+        return await answer("search_code", svc, work, refresh=True, check=lambda: check_query(query))
 
     async def find_symbol(name: Name, symbol_type: SymbolType = None, service: Service = None,
-                          exact: Exact = False, offset: Offset = 0) -> CallToolResult:
+                          exact: Exact = False, limit: SymbolLimit = 20, offset: Offset = 0,
+                          max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        max_chars = md.clamp_max_chars(max_chars)
+
         def work(index: "Index") -> md.Rendered:
             found = index.find_symbol(name, kind=symbol_type, exact=exact, service=service)
-            return md.render_symbols({"name": name, "offset": offset, "results": found[offset:]})
-        return await answer("find_symbol", svc, work, refresh=True)
+            return md.render_symbols({"name": name, "offset": offset, "limit": limit, "total": len(found),
+                                      "results": found[offset : offset + limit]}, max_chars)
+        return await answer("find_symbol", svc, work, refresh=True, check=lambda: check_name(name))
 
     async def find_usages(symbol_name: UsedName, service: Service = None, limit: UsageLimit = 50,
-                          offset: Offset = 0) -> CallToolResult:
+                          offset: Offset = 0, max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        max_chars = md.clamp_max_chars(max_chars)
+
         def work(index: "Index") -> md.Rendered:
             found = index.find_usages(symbol_name, limit=limit + offset, service=service)
-            return md.render_usages(usages_payload(found, symbol_name=symbol_name, offset=offset, limit=limit))
-        return await answer("find_usages", svc, work, refresh=True)
+            return md.render_usages(usages_payload(found, symbol_name=symbol_name, offset=offset, limit=limit),
+                                    max_chars)
+        return await answer("find_usages", svc, work, refresh=True, check=lambda: check_name(symbol_name))
 
     async def get_code_context(file_path: FilePath, symbol_name: SymbolName = None, ref: GitRef = None,
                                context_lines: ContextLines = 0, start_line: StartLine = None,
                                max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        max_chars = md.clamp_max_chars(max_chars)
+
         def work(index: "Index") -> md.Rendered:
             payload = index.get_code_context(file_path, symbol_name, ref=ref, context_lines=context_lines)
             return md.render_context(payload, max_chars, start_line)
         return await answer("get_code_context", svc, work)
 
     def similar_tool(tool: str, spread: bool) -> Callable[..., Any]:
-        async def similar(result_id: ResultId, limit: SimilarLimit = 10, offset: Offset = 0) -> CallToolResult:
+        async def similar(result_id: ResultId, limit: SimilarLimit = 10, offset: Offset = 0,
+                          max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+            budget = md.clamp_max_chars(max_chars)
+
             def work(index: "Index") -> md.Rendered:
                 method = index.drill_down if spread else index.find_similar
                 found = method(result_id, limit=limit + offset)
                 return md.render_similar({"result_id": result_id, "source": _source_label(index, result_id),
-                                          "spread": spread, "offset": offset, "results": found[offset:]})
+                                          "spread": spread, "offset": offset, "results": found[offset:]}, budget)
             return await answer(tool, svc, work)
         similar.__name__ = tool
         return similar
 
-    async def summarize_matches(query: Query, limit: Limit = 30, service: Service = None) -> CallToolResult:
+    async def summarize_matches(query: Query, limit: Limit = 30, service: Service = None,
+                                max_chars: MaxChars = md.DEFAULT_MAX_CHARS) -> CallToolResult:
+        max_chars = md.clamp_max_chars(max_chars)
+
         def work(index: "Index") -> md.Rendered:
             files = index.summarize_matches(query, limit=limit, service=service)
-            return md.render_summary({"query": query, "limit": limit, "results": files})
-        return await answer("summarize_matches", svc, work, refresh=True)
+            return md.render_summary({"query": query, "limit": limit, "results": files}, max_chars)
+        return await answer("summarize_matches", svc, work, refresh=True, check=lambda: check_query(query))
 
     async def index_status() -> CallToolResult:
         return await answer("index_status", svc, lambda index: md.render_status(svc.status()), refresh=True)
@@ -422,7 +438,9 @@ def build_server(service: IndexService) -> CodesiftMCP:
                      "and the docstring's first paragraph, no bodies (read those with get_code_context).",
         find_usages: "Find where a symbol is used: calls, imports, type uses, inheritance, decorators, attribute "
                      "reads. Use it before changing a function's signature or to see how something is called. "
-                     "Returns path:line, the kind of use, the enclosing definition and the line of code.",
+                     "Returns path:line, the kind of use, the enclosing definition and the line of code; "
+                     "non-test code first, grouped by likely target when several definitions share the name "
+                     "(pass 'Type.name' for one of them).",
         get_code_context: "Read the current source of a file, or of one definition in it (symbol_name, plus "
                           "context_lines around), with line numbers; optionally at a git ref. Use it after a "
                           "search to see exact code before editing. Paths are relative to the indexed root; paths "

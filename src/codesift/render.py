@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,10 +13,23 @@ from rich.table import Table
 
 from .search import SearchResponse
 
+PIPE_WIDTH = 100_000  # piped output: wide enough that no real line is wrapped or cut
+SNIPPET_WIDTH = 120  # on a terminal, code is cropped here (or at the terminal's width) to stay readable
+
+
+def output_console(*, stderr: bool = False) -> Console:
+    """A Console for stdout (or stderr): the terminal's width on a TTY; piped or redirected, never a wrap
+    or a cut (rich would otherwise assume 80 columns and crop code without an ellipsis)."""
+    console = Console(stderr=stderr)
+    if console.is_terminal:
+        return console
+    return Console(stderr=stderr, width=PIPE_WIDTH, soft_wrap=True)
+
 
 def print_results(response: SearchResponse, console: Console | None = None, *, explain: bool = False) -> None:
     """Results grouped by file: ``path:start-end``, kind, qualified name, score and a snippet."""
-    console = console or Console()
+    console = console or output_console()
+    code_width = min(console.width, SNIPPET_WIDTH) if console.is_terminal else console.width
     for note in response.notes:
         console.print(f"[yellow]note:[/] {escape(note)}")
     if not response.results:
@@ -26,19 +41,19 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
             console.print(f"\n[bold cyan]{escape(r.path)}[/]")
             current = r.path
         console.print(
-            f"  [bold]{escape(r.qualified_name)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
+            f"  [bold]{escape(r.title)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
             f"  [green]{r.score:.2f} {r.label}[/]"
         )
         if explain:
             console.print(f"    [dim]{escape(explain_line(r))}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"
         console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.start_line,
-                             theme="ansi_dark", background_color="default"), width=min(console.width, 120))
+                             theme="ansi_dark", background_color="default"), width=code_width)
 
 
 def print_status(info: dict, console: Console | None = None) -> None:
     """The index status as a two-column table."""
-    console = console or Console()
+    console = console or output_console()
     table = Table(show_header=False, box=None)
     last = info.get("last_update")
     rows = [
@@ -47,15 +62,54 @@ def print_status(info: dict, console: Console | None = None) -> None:
         ("symbols", f"{info['symbols']} ({info['chunks']} chunks)"),
         ("languages", ", ".join(f"{k} {v}" for k, v in info["languages"].items()) or "-"),
         ("model", f"{info['model'] or '-'} (dim {info['dim'] or '-'})"),
-        ("embedding", f"{info['embedding_status']}, coverage {info['coverage']:.0%}"),
+        ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {info['coverage']:.0%}"),
         ("skipped", ", ".join(f"{n} {r}" for r, n in info["skipped"].items()) or "none"),
         ("last update", dt.datetime.fromtimestamp(last).isoformat(timespec="seconds") if last else "never"),
     ]
     if info.get("embedding_reason"):
         rows.append(("why", f"{info['embedding_reason']}; fix: {info.get('embedding_fix')}"))
+    if not console.is_terminal:  # piped: plain aligned lines, no cell padding to trail every row
+        for key, value in rows:
+            console.print(f"{key:<12} {value}", markup=False, highlight=False)
+        return
     for key, value in rows:
         table.add_row(f"[bold]{key}[/]", escape(value))
     console.print(table)
+
+
+def warnings_line(counts: dict[str, int], files: dict[str, str], per_reason: int = 3) -> str:
+    """``warnings: 1 invalid_utf8 (src/bad.py), 5 parse_failed (a.py, b.py, c.py, +2 more)``: counts
+    alone left the user grepping for the file."""
+    parts = []
+    for reason, n in sorted(counts.items()):
+        paths = sorted(p for p, r in files.items() if r == reason)
+        shown = ", ".join(paths[:per_reason]) + (f", +{len(paths) - per_reason} more" if len(paths) > per_reason else "")
+        parts.append(f"{n} {reason} ({shown})" if paths else f"{n} {reason}")
+    return "warnings: " + ", ".join(parts)
+
+
+MIN_RATE_SECONDS = 1.0  # a rate over a shorter span is noise ("106,000,000.0 files/s")
+
+
+class RateMeter:
+    """Items per second for a progress line, per stage, measured from the stage's first report.
+
+    Blank until ``MIN_RATE_SECONDS`` have passed since that report and items were done since: the first
+    report often arrives with a whole batch already done, microseconds after the stage was first seen.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self._first: dict[str, tuple[float, int]] = {}
+
+    def text(self, stage: str, done: int, unit: str) -> str:
+        now = self.clock()
+        t0, done0 = self._first.setdefault(stage, (now, done))
+        elapsed, items = now - t0, done - done0
+        if elapsed < MIN_RATE_SECONDS or items <= 0:
+            return ""
+        rate = items / elapsed
+        return f"{rate:,.0f} {unit}" if rate >= 100 else f"{rate:.1f} {unit}"
 
 
 def explain_line(r) -> str:  # noqa: ANN001 - SearchResult

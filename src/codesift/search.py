@@ -7,6 +7,7 @@ filtered search still gets a full candidate list from each side.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 import numpy as np
@@ -75,14 +76,22 @@ class SearchResult:
     label: str = ""
     decorators: list[str] = field(default_factory=list)
     route: str | None = None
+    nearby: list[str] = field(default_factory=list)  # adjacent symbols merged into this passage
     explain: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready fields (``asdict`` deep-copies recursively: ~10× slower on a page of results)."""
         out: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
         out["decorators"] = list(self.decorators)
+        out["nearby"] = list(self.nearby)
         out["explain"] = dict(self.explain)
         return out
+
+
+    @property
+    def title(self) -> str:
+        """The main symbol, with how many adjacent ones its passage also covers (``X +2 nearby``)."""
+        return f"{self.qualified_name} +{len(self.nearby)} nearby" if self.nearby else self.qualified_name
 
 
 @dataclass(slots=True)
@@ -143,12 +152,45 @@ class SearchParams:
     vector_weight: float = 1.0
     rank: RankSettings = field(default_factory=RankSettings)
     threshold: float = 0.0
+    coverage: float = 1.0  # share of chunks with a vector (the vector list can only rank those)
+
+
+POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
+
+
+def candidate_pool(limit: int, overfetch: float) -> int:
+    """Candidates each retriever returns: ``overfetch × max(limit, POOL_BASE)``.
+
+    The pool does not shrink with the limit, so the ranking does not depend on how many results are
+    shown: for any limit up to ``POOL_BASE`` the results are the first ``limit`` of the same list.
+    """
+    return max(limit, math.ceil(overfetch * max(limit, POOL_BASE)))
+
+
+SHORT_LINES = 10
+
+
+def penalise_short(hits: list[tuple[int, float]], rows: dict, penalty: float) -> list[tuple[int, float]]:
+    """Vector hits re-sorted after taking up to ``penalty`` off the cosine of short chunks (a one-line
+    chunk loses all of it, a chunk of ``SHORT_LINES`` lines or more nothing): a short chunk's embedding
+    is mostly its preamble, which resembles every query's preamble."""
+    out = []
+    for cid, cos in hits:
+        row = rows.get(cid)
+        span = row["end_line"] - row["start_line"] + 1 if row is not None else SHORT_LINES
+        out.append((cid, cos - penalty * max(0.0, (SHORT_LINES - span) / (SHORT_LINES - 1))))
+    out.sort(key=lambda h: (-h[1], h[0]))
+    return out
 
 
 def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, float]:
     """The query's shape and the keyword/vector weights for it (config weights scale them)."""
     shape = classify(query)
     kw, vec = DEFAULT_WEIGHTS[shape] if params.rank.adaptive_weights else (1.0, 1.0)
+    full = params.rank.full_vector_coverage
+    if full > 0 and params.coverage < full:
+        # A partly embedded tree: the vector list misses most answers, so it counts for less.
+        vec *= params.coverage / full
     return shape, kw * params.keyword_weight, vec * params.vector_weight
 
 
@@ -165,7 +207,7 @@ def run_search(
     ``query_vector`` may be a callable, called after the keyword retriever ran (the caller embeds the
     query meanwhile); None from it means keyword results only."""
     limit, mode, filters = params.limit, params.mode, params.filters
-    fetch = max(limit, int(limit * params.overfetch))
+    fetch = candidate_pool(limit, params.overfetch)
     kw_hits: list[tuple[int, float]] = []
     vec_hits: list[tuple[int, float]] = []
     if mode in ("hybrid", "keyword"):
@@ -185,6 +227,8 @@ def run_search(
     if wants_vectors and query_vector is not None:
         vec_hits = vectors.search(query_vector, fetch, allowed)
         rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
+        if params.rank.short_vector_penalty > 0:
+            vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty)
     shape, w_kw, w_vec = shape_weights(query, params)
     fused, max_fused = fuse(kw_hits, vec_hits, k=params.rrf_k, keyword_weight=w_kw, vector_weight=w_vec)
     # Definitions named exactly like an identifier in the query join the candidates even when
@@ -205,11 +249,15 @@ def run_search(
             chunk_id=cid, path=row["path"], name=row["name"], qualified_name=row["qualified_name"],
             kind=row["kind"], language=row["language"], start_line=row["start_line"],
             end_line=row["end_line"], text=row["text"], mtime=row["mtime"] or 0.0,
+            decorators=tuple(_decorators(row["decorators"])),
             keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
         cands.append(c)
-    cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused)
+    # Recency is measured from the last update, not the wall clock: the same index ranks a query the
+    # same way on every call.
+    now = float(store.get_meta("last_update", "0") or 0) or None
+    cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:
@@ -224,8 +272,7 @@ def run_search(
         results.append(
             SearchResult(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
-                name=c.name if not c.merged_names else "+".join([c.name, *[n.rsplit(".", 1)[-1] for n in c.merged_names]]),
-                qualified_name="+".join([c.qualified_name, *c.merged_names]),
+                name=c.name, qualified_name=c.qualified_name, nearby=list(c.merged_names),
                 kind=c.kind, language=c.language,
                 snippet=snippet_of(row["text"], row["start_line"], _text_start(row)),
                 signature=row["signature"], chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,

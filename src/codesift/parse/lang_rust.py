@@ -1,7 +1,9 @@
-"""Rust: fns, structs, enums, unions, traits, type aliases, macro_rules and impl blocks.
+"""Rust: fns, structs, enums, unions, traits, type aliases, macro_rules, impl blocks and inline modules.
 
 An ``impl`` block is emitted as kind ``impl`` (qualified name = its header, e.g.
-``impl Display for Point``) and its methods get ``parent`` = the implemented type.
+``impl Display for Point``) and its methods get ``parent`` = the implemented type. An inline
+``mod name { … }`` is a ``namespace`` scope (its fns stay functions), so ``#[cfg(test)] mod tests`` functions are
+``tests.name`` (and ranked as tests); ``mod name;`` declarations are not definitions.
 """
 
 from __future__ import annotations
@@ -23,6 +25,13 @@ def _impl(node: Node) -> Def | None:
     return Def(node, "impl", type_name, qualified=header, scope=type_name)
 
 
+def _mod(node: Node) -> Def | None:
+    name = node.child_by_field_name("name")
+    if node.child_by_field_name("body") is None or name is None:
+        return None
+    return Def(node, "namespace", text(name))
+
+
 RUST_SPEC = LangSpec(
     kinds={
         "function_item": "function",
@@ -33,7 +42,7 @@ RUST_SPEC = LangSpec(
         "type_item": "type",
         "macro_definition": "function",
     },
-    custom={"impl_item": _impl},
+    custom={"impl_item": _impl, "mod_item": _mod},
     decorators=frozenset({"attribute_item"}),
     sibling_decorators=frozenset({"attribute_item"}),
     comments=frozenset({"line_comment", "block_comment"}),

@@ -34,13 +34,53 @@ def is_example_path(path: str) -> bool:
     return any(p.lower() in _EXAMPLE_DIRS for p in path.split("/")[:-1])
 
 
+# Attributes/annotations/decorators that mark a test or test-only scope.
+_TEST_DECORATOR = re.compile(
+    r"^(#\[\s*(cfg\s*\(\s*test\s*\)|test\b|\w+::test\b|rstest\b|test_case\b)"
+    r"|@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b"
+    r"|@pytest\.(fixture|mark)\b)"
+)
+_JS_TEST_CALL = re.compile(r"^\s*(describe|it|test|suite)(\.\w+)*\s*\(")
+_PY_MAIN_BLOCK = re.compile(r"^\s*if\s+__name__\s*==")
+
+
+def is_test_code(name: str, qualified_name: str, kind: str, language: str, text: str,
+                 decorators: tuple[str, ...] | list[str] = ()) -> bool:
+    """Test code inside a source file: Rust ``#[test]`` fns and ``#[cfg(test)] mod tests``, Java/Kotlin
+    ``@Test`` methods, pytest-marked or ``test_*`` Python functions and ``Test*`` classes, a Python
+    ``if __name__ == "__main__"`` block, JavaScript/TypeScript ``describe(…)``/``it(…)`` blocks."""
+    if any(_TEST_DECORATOR.match(d.strip()) for d in decorators):
+        return True
+    if language == "rust" and qualified_name.split(".", 1)[0] in ("tests", "test") and "." in qualified_name:
+        return True
+    if language == "python":
+        if kind in ("function", "method") and name.startswith("test_"):
+            return True
+        if kind == "class" and re.match(r"Test[A-Z_]", name):
+            return True
+        if kind == "module" and _PY_MAIN_BLOCK.match(text):
+            return True
+    if kind == "module" and language in ("javascript", "typescript", "tsx") and _JS_TEST_CALL.match(text):
+        return True
+    return False
+
+
+_TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "fixture", "fixtures", "pytest", "unittest"})
+_VERB_FOLLOWERS = frozenset({"whether", "if", "that"})  # "test whether …": the verb, not test code
+
+
 def query_wants_tests(query: str) -> bool:
-    return any(t in {"test", "tests", "spec", "fixture", "pytest", "unittest"} for t in query.lower().split())
+    """True when the query asks about tests (then tests are not demoted)."""
+    words = query.lower().split()
+    return any(w in _TEST_WORDS and not (w == "test" and i + 1 < len(words) and words[i + 1] in _VERB_FOLLOWERS)
+               for i, w in enumerate(words))
 
 
-def name_match(identifiers: list[str], name: str, qualified_name: str) -> float:
-    """1.0 when a query identifier is the symbol's name (case-insensitive, or its qualified tail);
-    0.6 when it has the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``); else 0."""
+def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "") -> float:
+    """1.0 when a query identifier is the symbol's name (case-insensitive), its qualified name or tail,
+    or ``qualifier.name`` where the qualifier is the file's folder or stem (Go ``pkg.Func``, Python
+    ``module.func``); 0.6 when it has the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or
+    only its last part is the name; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
     lname, lqual = name.lower(), qualified_name.lower()
@@ -50,9 +90,37 @@ def name_match(identifiers: list[str], name: str, qualified_name: str) -> float:
         li = ident.lower()
         if li == lname or li == lqual or lqual.endswith("." + li):
             return 1.0
-        if parts and split_identifier(ident) == parts:
+        qualifier, dot, last = li.rpartition(".")
+        if dot and last == lname:
+            where = [p.lower() for p in path.split("/")]
+            if where and qualifier.rsplit(".", 1)[-1] in (*where[:-1], where[-1].split(".", 1)[0]):
+                return 1.0
+            best = 0.6
+        elif parts and split_identifier(ident) == parts:
             best = 0.6
     return best
+
+
+TYPE_ONLY_KINDS = frozenset({"interface", "type"})
+
+
+def lesser_namesakes(cands: list) -> list[int]:  # noqa: ANN001 - Candidate (rank.candidate imports nothing here)
+    """Chunk ids of the definitions that share a name with a better one: per name, the implementation
+    (not a type-only declaration, not test code, then the longest body) is kept, the others returned."""
+    groups: dict[str, list] = {}
+    for c in cands:
+        groups.setdefault(c.name.lower(), []).append(c)
+    out: list[int] = []
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        best = max(group, key=lambda c: (
+            c.kind not in TYPE_ONLY_KINDS,
+            not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
+            c.end_line - c.start_line, -c.chunk_id,
+        ))
+        out += [c.chunk_id for c in group if c is not best]
+    return out
 
 
 def phrase_name_match(query: str, name: str) -> float:
@@ -75,7 +143,8 @@ def recency(mtime: float, now: float, half_life_days: float = 7.0) -> float:
     if mtime <= 0:
         return 0.0
     age_days = max(0.0, now - mtime) / _DAY
-    return math.exp(-0.693 * age_days / half_life_days)
+    # Rounded: a score must not drift between two calls a second apart (ties would flip).
+    return round(math.exp(-0.693 * age_days / half_life_days), 3)
 
 
 def rerank_factor(kind: str, language: str, path: str, text: str, recent: float,

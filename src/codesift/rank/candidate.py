@@ -19,6 +19,7 @@ class Candidate:
     end_line: int
     text: str
     mtime: float = 0.0
+    decorators: tuple[str, ...] = ()
     keyword_rank: int | None = None
     vector_rank: int | None = None
     score: float = 0.0

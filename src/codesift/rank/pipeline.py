@@ -21,6 +21,8 @@ class RankSettings:
     adaptive_weights: bool = True
     name_match: bool = True
     name_match_weight: float = 2.0
+    namesake_factor: float = 0.5  # name bonus kept by the other definitions of a name (not the implementation)
+    sentence_name_match_weight: float = 2.0  # the same for a query of 4+ words (its identifiers are often context)
     path_bonus: bool = False
     path_bonus_weight: float = 0.3
     recency: bool = False
@@ -34,6 +36,9 @@ class RankSettings:
     file_first: bool = False
     consolidate: bool = True
     keyword_and_first: bool = False  # measured: off +0.003 / +0.003 MRR@10 (bench/ablation.py)
+    full_vector_coverage: float = 0.0  # below this share of embedded chunks the vector weight shrinks in proportion (0 = never)
+    query_preamble: bool = True  # the query reaches the dense model shaped like a document preamble
+    short_vector_penalty: float = 0.0  # cosine taken off a one-line chunk's vector score, ramping to 0 at 10 lines
 
 
 def label(score: float) -> str:
@@ -62,17 +67,22 @@ def rank(
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
     best = max_fused
+    sentence = len(query.split()) >= 4
+    match_weight = settings.sentence_name_match_weight if sentence else settings.name_match_weight
     if settings.name_match:
-        best += settings.name_match_weight * rrf_unit
+        best += max(settings.name_match_weight, settings.sentence_name_match_weight) * rrf_unit
     if settings.path_bonus:
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
         best += settings.recency_weight * rrf_unit
+    matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
+               or boosts.phrase_name_match(query, c.name) for c in cands} if settings.name_match else {}
+    if settings.namesake_factor < 1.0:
+        for cid in boosts.lesser_namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0]):
+            matches[cid] *= settings.namesake_factor
     for c in cands:
-        if settings.name_match:
-            m = boosts.name_match(idents, c.name, c.qualified_name) or boosts.phrase_name_match(query, c.name)
-            if m:
-                c.explain["name_match"] = m * settings.name_match_weight * rrf_unit
+        if matches.get(c.chunk_id):
+            c.explain["name_match"] = matches[c.chunk_id] * match_weight * rrf_unit
         if settings.path_bonus:
             p = boosts.path_overlap(terms, c.path)
             if p:
@@ -82,7 +92,10 @@ def rank(
             if r > 0.01:
                 c.explain["recency"] = r * settings.recency_weight * rrf_unit
         c.score += sum(v for k, v in c.explain.items() if k in ("name_match", "path", "recency"))
-        if settings.test_penalty and not wants_tests and (boosts.is_test_path(c.path) or boosts.is_example_path(c.path)):
+        if settings.test_penalty and not wants_tests and (
+            boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
+            or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators)
+        ):
             c.score *= settings.test_penalty_factor
             c.explain["test_penalty"] = settings.test_penalty_factor
     cands.sort(key=lambda c: (-c.score, c.chunk_id))

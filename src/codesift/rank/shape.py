@@ -48,9 +48,15 @@ def looks_like_identifier(word: str) -> bool:
     )
 
 
+_QUALIFIER = re.compile(r"::|->|#")
+
+
 def identifier_words(query: str) -> list[str]:
-    """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens."""
-    return [w.strip("`'\",;:").rstrip("()") for w in _WORD.findall(query) if looks_like_identifier(w)]
+    """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens, with
+    every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``) written
+    as a dot, the separator of codesift's qualified names."""
+    return [_QUALIFIER.sub(".", w.strip("`'\",;:").rstrip("()")) for w in _WORD.findall(query)
+            if looks_like_identifier(w)]
 
 
 def classify(query: str) -> QueryShape:

@@ -221,4 +221,6 @@ class KeywordIndex:
         if not hits:
             return []
         ids = searcher.fast_field_values("id", [addr for _, addr in hits])
-        return [(int(i), float(score)) for (score, _), i in zip(hits, ids)]
+        # Segments are searched in parallel: equal scores come back in any order. Ties go by id, so the
+        # same query always ranks the same way.
+        return sorted(((int(i), float(score)) for (score, _), i in zip(hits, ids)), key=lambda h: (-h[1], h[0]))

@@ -164,8 +164,12 @@ class MetaStore:
         if refs.is_old_layout(self.db):
             self.db.execute("DROP TABLE refs")
         self.db.executescript(refs.SCHEMA)
-        self.db.execute("UPDATE files SET size = -1, hash = ''")
+        self.mark_all_changed()
         return True
+
+    def mark_all_changed(self) -> None:
+        """Make the next update re-parse every file (its content hash no longer matches)."""
+        self.db.execute("UPDATE files SET size = -1, hash = ''")
 
     def replace_file(
         self,

@@ -2,8 +2,10 @@
 
 Every renderer takes the tool's JSON-ready payload and returns :class:`Rendered`: the Markdown text
 and the payload trimmed to what the text shows (plus ``truncated`` / ``next_offset``), so the text
-and the structured content an MCP client receives always agree. Items are rendered in order until
-the budget is reached; the text then says how many were left out and how to get them.
+and the structured content an MCP client receives always agree. The structured side carries where
+and what (paths, lines, names, kinds, scores, ids, paging), never the text itself (code, snippets,
+docstrings, signatures): those are in the Markdown once, not repeated in the JSON. Items are rendered
+in order until the budget is reached; the text then says how many were left out and how to get them.
 """
 
 from __future__ import annotations
@@ -14,12 +16,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_MAX_CHARS = 60_000  # ≈ 15k tokens: well under the 25k-token cap some clients put on a tool result
-MIN_MAX_CHARS = 1_000
+# An agent pays for every answer in context and usually makes many calls per task, so the default is
+# one screen, not the whole thing: ~8k characters (≈2-2.5k tokens) holds a default search page (10
+# results with 6-line snippets, ~5k on flask), a typical function in full (flask's 140-line
+# make_response is 7.1k) or ~50 usage lines; anything longer pages (offset / start_line).
+DEFAULT_MAX_CHARS = 8_000
+MIN_MAX_CHARS = 1_000  # below this not even one result with its header fits
+MAX_MAX_CHARS = 60_000  # ≈15-17k tokens: under the 25k-token cap clients such as Claude Code put on a result
+# Text fields shown in the Markdown: left out of the structured content so no text is sent twice.
+TEXT_FIELDS = frozenset({"snippet", "code", "text", "context", "docstring", "signature", "description"})
 _FOOTER_ROOM = 160  # kept free for the truncation line
 _FENCE_LANG = {"c_sharp": "csharp", "objective_c": "objectivec", "shell": "bash", "text": "", "window": ""}
 
 Payload = dict[str, Any]
+
+
+def clamp_max_chars(max_chars: int | None) -> int:
+    """``max_chars`` brought into [MIN_MAX_CHARS, MAX_MAX_CHARS]: a budget out of range is adjusted, not
+    refused (an agent asking for 800 characters wants a short answer, not an error)."""
+    if max_chars is None:
+        return DEFAULT_MAX_CHARS
+    return min(MAX_MAX_CHARS, max(MIN_MAX_CHARS, int(max_chars)))
+
+
+def lean(item: Payload) -> Payload:
+    """``item`` without its text fields (TEXT_FIELDS), nested dicts included: the structured twin of a
+    rendered item."""
+    return {k: lean(v) if isinstance(v, dict) else v for k, v in item.items() if k not in TEXT_FIELDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +134,8 @@ def _bounded(
 
 def _trim(payload: Payload, key: str, shown: int, offset: int | None) -> Payload:
     items = payload.get(key) or []
-    data = {**payload, key: items[:shown], "truncated": shown < len(items)}
+    data = {**payload, key: [lean(i) if isinstance(i, dict) else i for i in items[:shown]],
+            "truncated": shown < len(items)}
     data["next_offset"] = offset + shown if offset is not None and shown < len(items) else None
     return data
 
@@ -161,7 +185,8 @@ def search_header(payload: Payload) -> list[str]:
 
 def search_block(n: int, r: Payload) -> str:
     """One result: heading, fields, then the snippet as fenced code."""
-    title = f"### {n}. {r.get('qualified_name') or r.get('name')} ({r.get('kind')}){_score(r)}"
+    nearby = f" +{len(r['nearby'])} nearby" if r.get("nearby") else ""
+    title = f"### {n}. {r.get('qualified_name') or r.get('name')}{nearby} ({r.get('kind')}){_score(r)}"
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
     return _join([title, *_symbol_lines(r), code])
 
@@ -199,13 +224,21 @@ def render_symbols(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
     name = inline(payload.get("name", ""))
-    head = [f"Definitions matching {name}: {len(results)} from #{offset + 1}" if results
+    total = int(payload.get("total") or 0)  # all matches, when the caller knows (a page is ``results``)
+    of = f" of {total}" if total > offset + len(results) else ""
+    head = [f"Definitions matching {name}: {len(results)}{of} from #{offset + 1}" if results
             else f"No more definitions matching {name} past #{offset}." if offset
             else f"No definition matches {name}."]
     tail = [] if results else ["Try a shorter part of the name, or `search_code` to describe what it does."]
+    if of:  # the page was cut by the limit (the budget's cut is said by _bounded)
+        tail.append(f"{total - offset - len(results)} more definitions match: "
+                    f"call again with offset={offset + len(results)}.")
     blocks = [symbol_block(offset + i, s) for i, s in enumerate(results, start=1)]
     text, shown = _bounded(head, blocks, max_chars, offset=offset, tail=tail)
-    return Rendered(text, _trim(payload, "results", shown, offset))
+    data = _trim(payload, "results", shown, offset)
+    if of and shown == len(results):
+        data["truncated"], data["next_offset"] = True, offset + shown
+    return Rendered(text, data)
 
 
 def render_similar(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
@@ -222,7 +255,7 @@ def render_similar(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
 
 
 # -- find_usages -----------------------------------------------------------------------------------
-def _usage_line(u: Payload) -> str:
+def _usage_line(u: Payload, *, grouped: bool = False) -> str:
     line = u.get("line") or u.get("start_line")
     kind = u.get("kind") or u.get("ref_kind") or "use"
     where = u.get("enclosing") or u.get("in") or u.get("qualified_name") or u.get("symbol")
@@ -233,24 +266,91 @@ def _usage_line(u: Payload) -> str:
         parts.append(f"via {inline(u['qualifier'])}")
     if where:
         parts.append(f"in {inline(where)}")
-    if u.get("target"):
+    if u.get("target") and not grouped:  # grouped: the group's heading names the target
         parts.append(f"→ {inline(u['target'])}")
+    if u.get("score") is not None:
+        parts.append(f"(score {float(u['score']):.2f})")
     return " ".join(parts) + (f" — {inline(code)}" if code else "")
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _group_title(target: str, groups: Sequence[Payload]) -> str:
+    info = next((g for g in groups if g.get("target") == target), {})
+    if target == "unresolved":
+        return f"#### unresolved ({info.get('uses', '?')}): no definition could be picked for these"
+    where = f" — {info['path']}:{info['line']}" if info.get("path") else ""
+    return f"#### → {inline(target)}{where} ({_count(int(info.get('uses') or 0), 'use')})"
+
+
+def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset: int) -> list[str]:
+    """Totals, where the name is defined (or that it is not) and how the list is ordered."""
+    source = payload.get("source") or "static"
+    defs = payload.get("definitions") or []
+    if source == "none":
+        note = str(payload.get("note") or f"no definition named {payload.get('symbol_name')!r}")
+        similar = ", ".join(inline(s) for s in payload.get("suggestions") or [])
+        return [note[:1].upper() + note[1:] + ".", f"Similar names: {similar}." if similar else
+                "" if "defined as" in note else "Check the spelling, or describe what it does with `search_code`."]
+    if source == "semantic_guess":
+        return [f"No static references to {name}.", f"> note: {payload.get('note')}" if payload.get("note") else ""]
+    total = int(payload.get("total") or offset + len(results))
+    files, tests = payload.get("files"), payload.get("in_tests")
+    if not results:
+        return [f"No usages of {name}" + (f" past #{offset}." if offset else ".")]
+    line = f"Usages of {name}: {total}" + (f" in {_count(int(files), 'file')}" if files else "")
+    if tests is not None:
+        line += (" (none in tests)" if not tests else " (all in tests)" if tests >= total
+                 else f" ({tests} in tests, listed after the rest)")
+    if offset or offset + len(results) < total:
+        line += f"; showing {offset + 1}-{offset + len(results)}"
+    head = [line + "."]
+    groups = payload.get("groups") or []
+    if groups:
+        summary = " · ".join(f"{inline(g['target'])} {g['uses']}" if g["target"] != "unresolved"
+                             else f"unresolved {g['uses']}" for g in groups)
+        head.append(f"Several definitions share the name; uses are grouped by likely target: {summary}.")
+        if payload.get("left_out"):
+            left = _count(int(payload["left_out"]), "use")
+            head.append(f"Left out: {left} resolving to other definitions of the name.")
+    elif len(defs) == 1:
+        d = defs[0]
+        head.append(f"Defined at {d.get('path')}:{d.get('start_line')} "
+                    f"({d.get('kind')} {inline(d.get('qualified_name'))}).")
+    elif not defs and source == "static":
+        head.append(f"No definition named {name} in the index: these uses refer to code outside it.")
+    return head
+
+
 def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
-    """find_usages: one bullet per use (path:line, kind, enclosing definition, the code line)."""
+    """find_usages: totals and definitions, then one bullet per use (path:line, kind, enclosing definition,
+    the code line), under a heading per likely target when several definitions share the name; test uses
+    follow the others under an "in tests" line."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
     name = inline(payload.get("symbol_name", ""))
-    head = [f"Usages of {name}: {len(results)} from #{offset + 1}" if results else f"No usages of {name} found"
-            + (f" past #{offset}." if offset else ".")]
-    if payload.get("note"):
-        head.append(f"> note: {payload['note']}")
-    blocks = [_usage_line(u) for u in results]
+    head = _usages_head(payload, name, results, offset)
+    groups = payload.get("groups") or []
+    blocks: list[str] = []
+    previous: Payload | None = None
+    for u in results:
+        lead: list[str] = []
+        new_group = bool(groups) and (previous is None or previous.get("target") != u.get("target"))
+        if new_group:
+            lead.append(("\n" if previous is not None else "") + _group_title(str(u.get("target")), groups))
+        if u.get("test") and (new_group or previous is None or not previous.get("test")):
+            lead.append("_in tests:_")
+        blocks.append("\n".join([*lead, _usage_line(u, grouped=bool(groups))]))
+        previous = u
     tail: list[str] = []
-    if payload.get("limit") and len(results) >= int(payload["limit"]):
-        tail.append(f"More usages may exist: call again with offset={offset + len(results)}.")
+    total = int(payload.get("total") or 0)
+    left = total - offset - len(results) if total else 0
+    if left > 0 or (not total and payload.get("limit") and len(results) >= int(payload["limit"])):
+        more = f"{left} more usages" if left > 0 else "More usages may exist"
+        tail.append(f"{more}: call again with offset={offset + len(results)}." if "limit" in payload
+                    else f"{more} not shown: raise --limit.")
     text, shown = _bounded(head, blocks, max_chars, noun="usages", offset=offset, tail=tail, sep="\n")
     return Rendered(text, _trim(payload, "results", shown, offset))
 
@@ -289,8 +389,7 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     elif payload.get("truncated"):
         parts.append(f"… the file has {payload.get('total_lines')} lines and only {first}-{last} are served: "
                      "pass symbol_name to read a definition further down")
-    code = "\n".join(lines[begin - first : begin - first + len(kept)])
-    data = {**payload, "start_line": begin, "end_line": shown_end if kept else begin, "code": code,
+    data = {**lean(payload), "start_line": begin, "end_line": shown_end if kept else begin,
             "truncated": bool(next_line) or bool(payload.get("truncated")), "next_start_line": next_line}
     return Rendered("\n\n".join(parts), data)
 
@@ -329,7 +428,8 @@ def render_status(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
         ("Symbols", f"{payload.get('symbols')} ({payload.get('chunks')} chunks)"),
         ("Languages", langs),
         ("Model", f"{payload.get('model') or '-'} (dim {payload.get('dim') or '-'})"),
-        ("Embedding", f"{payload.get('embedding_status')}, semantic coverage {coverage:.0%}"),
+        ("Embedding", payload.get("embedding")  # Index.status() words it from the counts
+         or f"{payload.get('embedding_status')}, semantic coverage {coverage:.0%}"),
         ("Background", payload.get("background")),
         ("Skipped", skipped),
         ("Last update", _when(payload.get("last_update"))),

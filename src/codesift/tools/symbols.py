@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from ..limits import check_name
 from ..store import names
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,9 +28,10 @@ def _symbol_dict(row, **extra: object) -> dict[str, object]:  # noqa: ANN001 - s
 def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                 service: str | None = None) -> list[dict[str, object]]:
     """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50)."""
-    from ..api import _as_tuple
+    from ..filters import normalise_kinds
 
-    kinds = _as_tuple(kind)
+    name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
+    kinds = normalise_kinds(kind, lambda: (r[0] for r in index.store.db.execute("SELECT DISTINCT kind FROM chunks")))
     hits = names.lookup(index.store.db, name, exact=exact, kinds=kinds,
                         limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
     rows = index.store.chunks_by_id((cid for cid, _ in hits), with_text=False)

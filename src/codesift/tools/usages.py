@@ -1,50 +1,65 @@
 """find_usages: real references from the static index built at indexing time (tree-sitter).
 
 Calls, attribute reads, imports, type references, inheritance and decorators are recorded per file;
-strings, comments, definitions, parameters and assignment targets are not references. Only when the
-static index knows nothing about a name does this fall back to a semantic guess, labelled as such.
+strings, comments, definitions, parameters and assignment targets are not references.
+
+Uses are ordered for reading: when several definitions share the name, grouped by their likely
+target (:mod:`codesift.tools.targets`), biggest group first, ``unresolved`` last; within a group,
+non-test code before tests, then by path and line. The order does not depend on ``limit``, so pages
+are consistent. A name defined somewhere but never referenced falls back to semantic guesses,
+labelled as such; a name defined nowhere and never referenced is answered as that, not guessed at.
 """
 
 from __future__ import annotations
 
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..languages import language_for
+from ..limits import InputError, check_name
+from ..rank.boosts import is_test_path
 from ..store import refs
 from .context import _read
+from .targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..api import Index
 
 CONTEXT_LINES = 2
+LIVE_SCAN_LIMIT = 5_000  # above this many uses, local declarations are not read from the files
+SUGGESTIONS = 5
 
 
-def _enclosing(index: "Index", file_ids: set[int]) -> dict[int, list[tuple[int, int, str]]]:
-    """Per file: (start, end, qualified name) of its definitions, narrowest last when nested."""
-    out: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+def _enclosing(index: "Index", file_ids: set[int]) -> dict[int, list[Scope]]:
+    """Per file: its definitions (the scopes a reference can sit in)."""
+    out: dict[int, list[Scope]] = defaultdict(list)
     ids = list(file_ids)
     for start in range(0, len(ids), 900):
         part = ids[start : start + 900]
         rows = index.store.db.execute(
-            f"SELECT file_id, start_line, end_line, qualified_name FROM chunks WHERE file_id IN "
-            f"({','.join('?' * len(part))}) AND kind NOT IN ('module','window','section')", part
+            f"SELECT file_id, start_line, end_line, qualified_name, kind, parent, signature FROM chunks "
+            f"WHERE file_id IN ({','.join('?' * len(part))}) AND kind NOT IN ('module','window','section')", part
         )
-        for fid, s, e, q in rows:
-            out[fid].append((s, e, q))
+        for fid, s, e, q, kind, parent, signature in rows:
+            out[fid].append(Scope(s, e, q, kind, parent, signature or ""))
     return out
 
 
-def _innermost(defs: list[tuple[int, int, str]], line: int) -> str | None:
-    best = None
-    for s, e, q in defs:
-        if s <= line <= e and (best is None or e - s < best[1] - best[0]):
-            best = (s, e, q)
-    return best[2] if best else None
+def _around(defs: list[Scope], line: int) -> list[Scope]:
+    """The definitions containing ``line``, innermost first."""
+    return sorted((d for d in defs if d.start <= line <= d.end), key=lambda d: d.end - d.start)
 
 
-def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tuple[str, str]:
-    """(the site's own line, a few numbered lines around it), read live from the working tree."""
+def _in_tests(path: str, scope: Scope | None) -> bool:
+    """Test code: a test file or folder, or an in-file test module (Rust ``mod tests``)."""
+    return is_test_path(path) or (scope is not None and scope.qualified_name.split(".", 1)[0] in ("tests", "test")
+                                  and "." in scope.qualified_name)
+
+
+def _lines(root: str, path: str, cache: dict[str, list[str]]) -> list[str]:
+    """The live lines of ``path`` (read once per call)."""
     if path not in cache:
         full = os.path.join(root, path)
         try:
@@ -52,69 +67,162 @@ def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tu
             cache[path] = _read(full, st.st_mtime_ns, st.st_size).decode("utf-8", "replace").splitlines()
         except OSError:
             cache[path] = []
-    lines = cache[path]
+    return cache[path]
+
+
+def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tuple[str, str]:
+    """(the site's own line, a few numbered lines around it), read live from the working tree."""
+    lines = _lines(root, path, cache)
     lo, hi = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
     own = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return own, "\n".join(f"{n}: {lines[n - 1]}" for n in range(lo, hi + 1))
 
 
-def _target_of(ref_qualifier: str, ref_path: str, targets: list[dict[str, object]]) -> str:
-    """Best-effort owner of a reference when several definitions share its name."""
-    last = ref_qualifier.rsplit(".", 1)[-1]
-    for t in targets:
-        if last and last == t["parent"]:
-            return str(t["qualified_name"])
-    for t in targets:
-        if t["path"] == ref_path:
-            return str(t["qualified_name"])
-    module_hint = ref_qualifier.replace(".", "/")
-    for t in targets:
-        if module_hint and str(t["path"]).rsplit(".", 1)[0].endswith(module_hint):
-            return str(t["qualified_name"])
-    return "unresolved"
-
-
 def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: str | None = None,
                 with_context: bool = True) -> dict[str, object]:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
-    name = symbol_name.strip().replace("::", ".").rsplit(".", 1)[-1]
+    symbol_name = check_name(symbol_name)  # empty or too long: the same error as on the CLI and MCP
+    name = symbol_name.replace("::", ".").rsplit(".", 1)[-1].strip()
     if not name:
-        raise ValueError("symbol_name is empty")
+        raise InputError(f"{symbol_name!r} ends without a name: give one, e.g. 'rebuild_auth' or 'Session.get'")
     if limit <= 0:
         raise ValueError("limit must be a positive integer")
-    targets = index.find_symbol(symbol_name, exact=True)
+    qualified = name != symbol_name.strip()
+    # Every definition of the name is a candidate target: spelt the same (references are case-sensitive,
+    # the name index is not), and not a Rust ``impl Conn`` block, which uses ``Conn``.
+    def defined(query: str) -> list[dict[str, object]]:
+        return [t for t in index.find_symbol(query, exact=True) if t["name"] == name and t["kind"] != "impl"]
+
+    targets = defined(name)
+    wanted = defined(symbol_name) if qualified else targets
+    result: dict[str, object] = {"symbol": symbol_name, "definitions": [_definition(t) for t in wanted],
+                                 "ambiguous": False, "total": 0, "files": 0, "in_tests": 0, "usages": [],
+                                 "source": "static"}
+    if qualified and not wanted and targets:
+        others = ", ".join(sorted({str(t["qualified_name"]) for t in targets}))
+        result.update(source="none", note=f"no definition named {symbol_name!r}; {name!r} is defined as {others}")
+        return result
+    sites, ambiguous = _sites(index, name, targets, service)
+    dropped = 0
+    if qualified and ambiguous:  # ``Model.save``: only the uses that resolve to it (or to nothing known)
+        chosen = {(t["path"], t["start_line"]) for t in wanted}
+        keep = {label for t, label in zip(targets, labels(targets)) if (t["path"], t["start_line"]) in chosen}
+        keep.add(UNRESOLVED)
+        dropped = sum(1 for s in sites if s[3] not in keep)
+        sites = [s for s in sites if s[3] in keep]
+    counts = Counter(s[3] for s in sites)
+    groups = sorted(counts, key=lambda t: (t == UNRESOLVED, -counts[t], str(t)))
+    rank = {t: i for i, t in enumerate(groups)}
+    sites.sort(key=lambda s: (rank[s[3]], s[2], s[0][1], s[0][2]))  # target, tests last, path, line
+    root, cache = str(index.root), {}
+    usages = []
+    for (_, path, line, kind, qualifier), scope, test, target in sites[:limit]:
+        item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
+                                   "enclosing": scope.qualified_name if scope else None, "test": test}
+        if ambiguous:
+            item["target"] = target
+        if with_context:
+            item["text"], item["context"] = _context(root, path, line, cache)
+        usages.append(item)
+    result.update(ambiguous=ambiguous, total=len(sites), files=len({s[0][1] for s in sites}),
+                  in_tests=sum(1 for s in sites if s[2]), usages=usages)
+    if ambiguous:
+        where = dict(zip(labels(targets), targets))
+        result["groups"] = [{"target": t, "uses": counts[t],
+                             **({"path": where[t]["path"], "line": where[t]["start_line"]} if t in where else {})}
+                            for t in groups]
+        result["note"] = (f"{len(targets)} definitions are named {name!r}; uses are grouped by their likely "
+                          f"target (receiver and parameter types, qualifier, imports, file)")
+        if dropped:
+            result["note"] += f"; {dropped} uses that resolve to other definitions are left out"
+            result["left_out"] = dropped
+    if not sites and not dropped:
+        _without_references(index, result, symbol_name, name, wanted, service, limit)
+    return result
+
+
+def _definition(t: dict[str, object]) -> dict[str, object]:
+    return {k: t[k] for k in ("path", "start_line", "end_line", "qualified_name", "kind")}
+
+
+Site = tuple[tuple[int, str, int, str, str], "Scope | None", bool, "str | None"]  # row, scope, in tests, target
+
+
+def _sites(index: "Index", name: str, targets: list[dict[str, object]],
+           service: str | None) -> tuple[list[Site], bool]:
+    """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
     prefix = service.rstrip("/") + "/" if service else None
-    rows = refs.sites_of(index.store.db, name, prefix)
-    rows = [r for r in rows if (r[1], r[2]) not in def_sites]
-    total = len(rows)
-    rows = rows[:limit]
+    rows = [r for r in refs.sites_of(index.store.db, name, prefix) if (r[1], r[2]) not in def_sites]
+    ambiguous = len(targets) > 1
     defs = _enclosing(index, {r[0] for r in rows})
-    cache: dict[str, list[str]] = {}
-    ambiguous = len({t["qualified_name"] for t in targets}) > 1
-    usages = []
-    for fid, path, line, kind, qualifier in rows:
-        item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
-                                   "enclosing": _innermost(defs.get(fid, []), line)}
-        if ambiguous:
-            item["target"] = _target_of(qualifier, path, targets)
-        if with_context:
-            item["text"], item["context"] = _context(str(index.root), path, line, cache)
-        usages.append(item)
-    result: dict[str, object] = {
-        "symbol": symbol_name, "definitions": [
-            {k: t[k] for k in ("path", "start_line", "end_line", "qualified_name", "kind")} for t in targets],
-        "ambiguous": ambiguous, "total": total, "usages": usages, "source": "static",
-    }
+    resolver = None
     if ambiguous:
-        result["note"] = (f"{len(targets)} definitions are named {name!r}; references are grouped by their "
-                          f"most likely target (by qualifier, file and import path)")
-    if not usages and not total:
-        response = index.search(f"code that uses or references {symbol_name}", limit=min(limit, 10))
-        result["source"] = "semantic_guess"
-        result["note"] = f"no static reference to {name!r} was found; these are semantic guesses, not references"
-        result["usages"] = [
-            {"path": r.path, "line": r.start_line, "kind": "guess", "qualifier": "", "enclosing": r.qualified_name,
-             "score": r.score} for r in response.results
-        ]
-    return result
+        imports: dict[str, str] = {}
+        for _, path, _, kind, qualifier in rows:
+            if kind == "import" and qualifier:
+                imports.setdefault(path, qualifier)
+        root, cache = str(index.root), {}
+        lines_of = (lambda p: _lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
+        resolver = Resolver(targets, lines_of, imports, _bases_lookup(index), _returns_lookup(index))
+    out: list[Site] = []
+    for row in rows:
+        _, path, line, _, qualifier = row
+        scopes = _around(defs.get(row[0], []), line)
+        scope = scopes[0] if scopes else None
+        target = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "") if resolver else None
+        out.append((row, scope, _in_tests(path, scope), target))
+    return out, ambiguous
+
+
+def _bases_lookup(index: "Index") -> Callable[[str], list[str]]:
+    """type name → the base types its definitions name (``class Sub(Base)``), through the name index."""
+    memo: dict[str, list[str]] = {}
+
+    def bases_of(type_name: str) -> list[str]:
+        if type_name not in memo:
+            rows = index.store.db.execute(
+                "SELECT name, signature FROM chunks WHERE name = ? COLLATE NOCASE AND kind IN "
+                "('class','struct','interface','trait') LIMIT 20", [type_name])
+            memo[type_name] = [b for name, sig in rows if name == type_name for b in base_names(sig or "")]
+        return memo[type_name]
+
+    return bases_of
+
+
+def _returns_lookup(index: "Index") -> Callable[[str], str]:
+    """function name → the one type its definitions say they return ("" when none or several)."""
+    memo: dict[str, str] = {}
+
+    def returns_of(function: str) -> str:
+        if function not in memo:
+            rows = index.store.db.execute(
+                "SELECT name, signature, parent, language FROM chunks WHERE name = ? COLLATE NOCASE AND kind IN "
+                "('function','method') LIMIT 20", [function])
+            types = {return_type(sig or "", lang or "", parent) for name, sig, parent, lang in rows if name == function}
+            types.discard("")
+            memo[function] = types.pop() if len(types) == 1 else ""
+        return memo[function]
+
+    return returns_of
+
+
+def _without_references(index: "Index", result: dict[str, object], symbol_name: str, name: str,
+                        wanted: list[dict[str, object]], service: str | None, limit: int) -> None:
+    """No static use: semantic guesses when the name is defined, else say that nothing is."""
+    if not wanted:
+        similar = [str(s["qualified_name"]) for s in index.find_symbol(name, service=service)]
+        result.update(source="none", suggestions=list(dict.fromkeys(similar))[:SUGGESTIONS],
+                      note=f"no definition named {symbol_name!r} and no reference to it in the index")
+        return
+    defined = {(t["path"], t["start_line"]) for t in wanted}
+    at = ", ".join(f"{t['path']}:{t['start_line']}" for t in wanted[:3])
+    response = index.search(f"code that uses or references {symbol_name}", limit=min(limit, 10),
+                            service=service)
+    result["source"] = "semantic_guess"
+    result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; these are "
+                      f"semantic guesses, not references")
+    result["usages"] = [
+        {"path": r.path, "line": r.start_line, "kind": "guess", "qualifier": "", "enclosing": r.qualified_name,
+         "score": r.score} for r in response.results if (r.path, r.start_line) not in defined
+    ]

@@ -1,0 +1,155 @@
+"""Normalising the search filters users and agents type: ``--lang Go``, ``--kind func``, ``--path /abs/x``.
+
+One function, :func:`build_filters`, used by the API, so the CLI and the MCP server get the same
+behaviour: names are case-insensitive, common aliases and file extensions map to the internal
+names, an absolute path under the root becomes a relative prefix, and a value that names nothing
+codesift knows raises :class:`FilterError` listing the values that exist (a silent empty result
+was the old behaviour).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .languages import _EXTENSIONS, _FILENAMES, GRAMMAR_LANGUAGES
+from .limits import InputError
+from .search import Filters
+
+
+class FilterError(InputError):
+    """A filter value (language, kind or path) that cannot match anything; the message lists what can."""
+
+
+# Every language name ``language_for`` can return.
+KNOWN_LANGUAGES: frozenset[str] = frozenset(
+    {*GRAMMAR_LANGUAGES, *_EXTENSIONS.values(), *_FILENAMES.values(), "dockerfile"}
+)
+
+# Every chunk kind the parsers emit (see ``model.Chunk.kind``).
+KNOWN_KINDS: frozenset[str] = frozenset(
+    {"function", "method", "class", "struct", "interface", "enum", "trait", "type", "impl",
+     "namespace", "module_def", "module", "section", "window"}
+)  # fmt: skip
+
+LANGUAGE_ALIASES: dict[str, str] = {
+    "golang": "go", "py": "python", "python3": "python", "py3": "python",
+    "js": "javascript", "node": "javascript", "nodejs": "javascript", "ecmascript": "javascript",
+    "ts": "typescript", "rs": "rust", "c++": "cpp", "cxx": "cpp", "cplusplus": "cpp",
+    "c#": "c_sharp", "cs": "c_sharp", "csharp": "c_sharp", "dotnet": "c_sharp",
+    "rb": "ruby", "kt": "kotlin", "objc": "objective_c", "objectivec": "objective_c",
+    "objective-c": "objective_c", "sh": "shell", "bash": "shell", "zsh": "shell", "md": "markdown",
+    "yml": "yaml", "docker": "dockerfile", "make": "makefile", "tf": "terraform",
+}  # fmt: skip
+
+KIND_ALIASES: dict[str, str] = {
+    "func": "function", "fn": "function", "fun": "function", "def": "function",
+    "proc": "function", "procedure": "function", "sub": "function", "subroutine": "function",
+    "meth": "method", "cls": "class", "iface": "interface", "intf": "interface",
+    "protocol": "interface", "typedef": "type", "alias": "type", "typealias": "type",
+    "mod": "namespace", "heading": "section", "doc": "section",
+}  # fmt: skip
+
+
+def _split(value: str | Iterable[str] | None) -> list[str]:
+    """A comma-separated string or a list of strings, as stripped non-empty items."""
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else [str(v) for v in value]
+    return [v.strip() for v in items if v and v.strip()]
+
+
+def _unknown(what: str, raw: str, known: Iterable[str], hint: str = "") -> FilterError:
+    names = ", ".join(sorted(known))
+    return FilterError(f"unknown {what} {raw!r}: use one of {names}{hint}")
+
+
+def normalise_languages(value: str | Iterable[str] | None,
+                        indexed: Callable[[], Iterable[str]] = tuple) -> tuple[str, ...]:
+    """Internal language names for ``value``: ``Go``, ``golang``, ``.go`` → ``go``.
+
+    ``indexed`` (called only for a name not recognised) lists the languages of the index, which
+    are accepted too and named in the error.
+    """
+    out: list[str] = []
+    for raw in _split(value):
+        low = raw.strip().lower()
+        name = LANGUAGE_ALIASES.get(low) or low.replace("-", "_")
+        if name not in KNOWN_LANGUAGES:
+            ext = "." + low.lstrip(".")
+            name = _EXTENSIONS.get(ext, name)  # "rs", ".py", "hpp": an extension names its language
+        if name not in KNOWN_LANGUAGES:
+            present = set(indexed())
+            if low not in present:
+                here = f" (this index has: {', '.join(sorted(present))})" if present else ""
+                raise FilterError(f"unknown language {raw!r}{here}; aliases such as golang, py, ts, "
+                                  f"c++, c# and file extensions work too")
+            name = low
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def normalise_kinds(value: str | Iterable[str] | None,
+                    indexed: Callable[[], Iterable[str]] = tuple) -> tuple[str, ...]:
+    """Internal kind names for ``value``: ``func``/``fn``/``def`` → ``function``, ``Classes`` → ``class``."""
+    out: list[str] = []
+    for raw in _split(value):
+        low = raw.strip().lower().replace("-", "_")
+        name = KIND_ALIASES.get(low, low)
+        if name not in KNOWN_KINDS:
+            for plural in ("es", "s"):  # functions, classes
+                single = low[: -len(plural)] if low.endswith(plural) else ""
+                if single and (single in KNOWN_KINDS or single in KIND_ALIASES):
+                    name = KIND_ALIASES.get(single, single)
+                    break
+        if name not in KNOWN_KINDS:
+            present = set(indexed())
+            if low not in present:
+                raise _unknown("kind", raw, KNOWN_KINDS | present, "; aliases such as func, fn, def, cls work too")
+            name = low
+        if name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def normalise_path(path: str | None, root: Path) -> str | None:
+    """``path`` relative to ``root``: an absolute path under the root becomes its relative prefix.
+
+    An absolute path outside the root raises :class:`FilterError`; a relative path (or a glob) is
+    returned as given. A directory keeps a trailing ``/`` so ``src`` does not match ``src2/``.
+    """
+    if path is None or not path.strip():
+        return None
+    path = path.strip()
+    expanded = os.path.expanduser(path)
+    if not os.path.isabs(expanded):
+        return path
+    # Resolve what exists (symlinks, ``..``) but keep a glob's wildcard tail as typed.
+    cut = min((i for i, c in enumerate(expanded) if c in "*?["), default=len(expanded))
+    head_end = expanded.rfind(os.sep, 0, cut) + 1 if cut < len(expanded) else len(expanded)
+    head, tail = expanded[:head_end], expanded[head_end:]
+    resolved = Path(head).resolve() if head else Path(os.sep)
+    root = root.resolve()
+    try:
+        rel = resolved.relative_to(root).as_posix()
+    except ValueError:
+        raise FilterError(f"path {path!r} is outside the indexed root {root}; give a path under it "
+                          f"or one relative to it (e.g. src/)") from None
+    rel = "" if rel == "." else rel
+    if tail:
+        return f"{rel}/{tail}" if rel else tail
+    if resolved.is_dir() and rel:
+        rel += "/"
+    return rel or None  # the root itself: no restriction
+
+
+def build_filters(root: Path, path: str | None, language: str | Iterable[str] | None,
+                  kind: str | Iterable[str] | None, *,
+                  indexed_languages: Callable[[], Iterable[str]] = tuple,
+                  indexed_kinds: Callable[[], Iterable[str]] = tuple) -> Filters:
+    """The :class:`Filters` for user-typed values (see the module docstring); raises :class:`FilterError`."""
+    return Filters(path=normalise_path(path, root),
+                   languages=normalise_languages(language, indexed_languages),
+                   kinds=normalise_kinds(kind, indexed_kinds))

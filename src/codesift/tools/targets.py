@@ -1,0 +1,342 @@
+"""Which definition a reference most likely points at, when several share its name.
+
+Static and best-effort, from what the reference index and the live source give: the reference's
+qualifier (``srv`` in ``srv.Start()``, ``net::Conn`` in ``net::Conn::new``), the signature of the
+definition enclosing it (receiver and parameter types), local declarations above it in the live
+file (``c := &Client{}``, ``let c = Conn::new(1)``, ``c = Cache()``) and the file's imports. The
+steps, first hit wins:
+
+1. a receiver type: ``self``/``this``/``Self`` is the enclosing type; a variable gets the type of
+   the Go receiver or parameter, the Rust/Python/TS parameter annotation, or the local declaration;
+   a qualifier that is itself a type (``Conn::new``, ``Model.save``) is that type. A method of
+   that type is the target; a known type with no such method is ``unresolved`` (an outside type);
+2. a module or package path (``server.NewServer``, ``crate::net::helper``, ``app.base.make``) or,
+   for a bare name, the module the file imports it from: the definition in that file or folder;
+3. a bare name: the method of the enclosing type where calls need no receiver (Java, C#, C++,
+   Kotlin, Ruby), else a free function in the same file, the same folder (a Go package), or the
+   only free function of that name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+UNRESOLVED = "unresolved"
+SELF_WORDS = frozenset({"self", "this", "Self", "cls", "me"})
+IMPLICIT_THIS = frozenset({"java", "c_sharp", "cpp", "kotlin", "ruby"})
+MAX_SCAN_LINES = 300  # lines looked at above a reference for a local declaration
+_SEP = re.compile(r"::|->|\?\.|\.|\\")
+_WRAPPERS = frozenset({"Box", "Rc", "Arc", "Option", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
+                       "Optional", "ref", "mut", "dyn", "impl", "const", "Ref", "RefMut", "Result", "Promise"})
+_TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "namespace", "module_def"})
+_CONSTRUCTORS = frozenset({"new", "default", "create", "builder", "from", "open", "with_capacity"})
+_MODULE_TAILS = ("/mod", "/__init__", "/index")
+_PATH_HEADS = frozenset({"crate", "self", "super", ".", "..", "~", "@"})
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The definition enclosing a reference."""
+
+    start: int
+    end: int
+    qualified_name: str
+    kind: str
+    parent: str | None
+    signature: str
+
+
+def components(qualifier: str) -> list[str]:
+    """``net::Conn`` → ``[net, Conn]``; a trailing call is dropped (``Conn::new(2)`` → ``[Conn, new]``)."""
+    q = qualifier.strip()
+    while q.endswith(")"):  # the receiver is a call: keep what was called
+        depth, i = 0, len(q) - 1
+        for i in range(len(q) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(q[i], 0)
+            if depth == 0:
+                break
+        q = q[:i].rstrip()
+    q = re.sub(r"<[^<>]*>", "", q)  # generic arguments: Vec::<T>::new
+    return [p for p in (s.strip("&*!?@$ ") for s in _SEP.split(q)) if p]
+
+
+def _last(name: str | None) -> str:
+    return _SEP.split(name)[-1] if name else ""
+
+
+def _type_name(text: str) -> str:
+    """The nominal type in a type expression: ``*server.Server`` → ``Server``, ``&'a mut Box<Conn>`` → ``Conn``."""
+    text = re.sub(r"'\w+\b(?!')", "", text)  # Rust lifetimes, not Python's quoted forward references
+    for word in re.findall(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*", text):
+        name = _last(word)
+        if name not in _WRAPPERS:
+            return name
+    return ""
+
+
+def _module_keys(path: str) -> tuple[str, ...]:
+    """The module paths a file answers to: ``src/net/mod.rs`` → ``src/net`` (and its folder ``src``)."""
+    key = path.rsplit(".", 1)[0].lower()
+    for tail in _MODULE_TAILS:
+        key = key[: -len(tail)] if key.endswith(tail) else key
+    folder = key.rsplit("/", 1)[0] if "/" in key else ""
+    return tuple(k for k in (key, folder) if k)
+
+
+def base_names(signature: str) -> list[str]:
+    """The base types a class-like signature names: ``class A(B, m.C)``, ``class A extends B implements C``,
+    ``class A : public B``, ``impl Trait for A`` (the trait's default methods)."""
+    sig = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", signature)
+    m = re.search(r"\(([^()]*)\)", sig) if sig.lstrip().startswith("class") and "(" in sig else None
+    text = re.sub(r"\w+\s*=\s*[\w.]+", "", m.group(1)) if m else ""  # metaclass=…
+    m2 = re.search(r"(?:\bextends\b|\bimplements\b|:)\s*(.+)$", sig) if not text else None
+    text = text or (m2.group(1) if m2 else "")
+    names = [_last(w) for w in re.findall(r"[A-Za-z_][\w.:]*", text)]
+    return [n for n in names if n not in ("public", "private", "protected", "virtual", "implements", "extends",
+                                          "metaclass", "object")]
+
+
+@lru_cache(maxsize=4096)
+def signature_bindings(signature: str, language: str) -> dict[str, str]:
+    """Variable → type name from a definition's signature (Go receiver, parameters)."""
+    out: dict[str, str] = {}
+    if language == "go":
+        recv = re.match(r"\s*func\s*\(\s*(\w+)\s+([^)]*)\)", signature)
+        if recv:
+            out[recv.group(1)] = _type_name(recv.group(2))
+        params = re.search(r"\w+\s*(?:\[[^\]]*\])?\s*\(([^)]*)\)", signature[recv.end():] if recv else signature)
+        pending: list[str] = []
+        for part in (params.group(1).split(",") if params else []):
+            bits = part.split(None, 1)
+            if not bits:
+                continue
+            if len(bits) == 1:
+                pending.append(bits[0])  # ``a, b T``: the type comes with the last name
+                continue
+            for name in [*pending, bits[0]]:
+                out[name] = _type_name(bits[1])
+            pending = []
+        return out
+    # ``name: Type`` (Rust, Python, TypeScript, Kotlin, Swift, PHP 8 promoted…)
+    for name, typ in re.findall(r"(\w+)\??\s*:\s*([&*\w][^,()=]*)", signature):
+        out.setdefault(name, _type_name(typ))
+    # ``Type name`` (Java, C#, C, C++)
+    if language in ("java", "c_sharp", "c", "cpp", "kotlin"):
+        for typ, name in re.findall(r"([A-Za-z_][\w.:]*)(?:<[^()]*>)?[\s&*]+(\w+)\s*[,)=]", signature):
+            out.setdefault(name, _type_name(typ))
+    if language == "rust" and re.search(r"\(\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?self\b", signature):
+        out.pop("self", None)
+    return {k: v for k, v in out.items() if v}
+
+
+_NOT_TYPES = frozenset({"public", "private", "protected", "static", "final", "abstract", "async", "virtual",
+                        "override", "inline", "extern", "void", "def", "fn", "func", "fun", "function", "pub",
+                        "None", "self", "Self", "unsafe", "const"})
+
+
+def return_type(signature: str, language: str, parent: str | None = None) -> str:
+    """The type a function's signature says it returns (``-> Conn``, Go ``) *Server``, ``): Conn``,
+    Java ``Conn get(``); ``Self`` is the owner ``parent``; "" when it does not say."""
+    sig = signature.strip().rstrip("{:").strip()
+    if "->" in sig:
+        text = re.split(r"\bwhere\b", sig.rsplit("->", 1)[1])[0]
+    elif language == "go":
+        m = re.match(r"func\s*(?:\([^)]*\)\s*)?\w*\s*(?:\[[^\]]*\])?\s*\((?:[^()]|\([^()]*\))*\)(.*)$", sig)
+        text = m.group(1) if m else ""
+    elif (m := re.search(r"\)\s*:\s*([^{=]+)$", sig)) is not None:  # TypeScript, Kotlin
+        text = m.group(1)
+    elif language in ("java", "c_sharp", "c", "cpp") and (m := re.search(r"([\w.<>\[\]:*&]+)\s+[\w:~]+\s*\(", sig)):
+        text = m.group(1)
+    else:
+        return ""
+    name = _type_name(text)
+    if name == "Self":
+        return _last(parent)
+    return "" if name in _NOT_TYPES else name
+
+
+@lru_cache(maxsize=1024)
+def _local_patterns(var: str) -> list[re.Pattern[str]]:
+    v = re.escape(var)
+    return [
+        # typed declarations: ``let c: Conn``, ``c: Cache =``, ``var c Client``, ``Conn c =``
+        re.compile(rf"(?<![\w:.]){v}\s*:(?!:)\s*&?\s*(?:mut\s+)?([\w.:]+)"),
+        re.compile(rf"\bvar\s+{v}\s+\*?([\w.]+)"),
+        re.compile(rf"\b([A-Z][\w.]*)(?:<[^<>]*>)?\s+{v}\s*="),
+        # constructors: ``c := &Client{}``, ``c = Cache()``, ``new Conn(``, ``Conn::new(``, ``NewServer(``
+        re.compile(rf"\b{v}\s*(?::=|=)\s*(?:new\s+|&\s*(?:mut\s+)?)?(?:[\w.]+(?:\.|::))*(?:New)?([A-Z]\w*)"
+                   rf"(?:::<[^<>]*>)?\s*(?:::\w+\s*)?[({{]"),
+        # any other call: its declared return type (``ctx = get_current_context()``), see RETURNED
+        re.compile(rf"\b{v}\s*(?::=|=)\s*(?:await\s+|try\s+)?(?:[\w.]+(?:\.|::))*(\w+)\s*\("),
+    ]
+
+
+RETURNED = 4  # index of the pattern above whose group is a function name, not a type
+
+
+def labels(targets: list[dict[str, object]]) -> list[str]:
+    """A name per target that tells same-named ones apart: the qualified name, plus the path when two
+    share it (Go/Rust/Python free functions of two modules), plus the line when they share that too."""
+    names = Counter(str(t["qualified_name"]) for t in targets)
+    places = Counter((str(t["qualified_name"]), str(t["path"])) for t in targets)
+    out = []
+    for t in targets:
+        qn, path = str(t["qualified_name"]), str(t["path"])
+        if names[qn] == 1:
+            out.append(qn)
+        else:
+            out.append(f"{qn} ({path})" if places[(qn, path)] == 1 else f"{qn} ({path}:{t['start_line']})")
+    return out
+
+
+class Resolver:
+    """Picks the likely target of each reference among ``targets`` (``find_symbol`` dicts)."""
+
+    def __init__(self, targets: list[dict[str, object]], lines_of: Callable[[str], list[str]] | None,
+                 imports: dict[str, str], bases_of: Callable[[str], list[str]] | None = None,
+                 returns_of: Callable[[str], str] | None = None) -> None:
+        self.targets = targets
+        self.lines_of = lines_of  # None: do not read files (very common names)
+        self.imports = imports  # path → module the file imports the name from
+        self.bases_of = bases_of  # type name → the names of its base types (inheritance)
+        self.returns_of = returns_of  # function name → the type its definitions say they return
+        self.owners = [_last(str(t.get("parent") or "")) for t in targets]
+        self.type_names = set(self.owners) - {""}
+        self.modules = [_module_keys(str(t["path"])) for t in targets]
+        self._memo: dict[tuple[str, ...], list[dict[str, object]]] = {}
+        self.labels = {id(t): label for t, label in zip(targets, labels(targets))}
+
+    # -- pieces --------------------------------------------------------------------------------
+    def _of_type(self, type_name: str) -> list[dict[str, object]]:
+        """The targets that are members of ``type_name``, else of its nearest base types."""
+        seen, layer = {type_name}, [type_name]
+        for _ in range(4):  # inheritance depth looked through
+            hits = [t for t, owner in zip(self.targets, self.owners) if owner in layer]
+            if hits or self.bases_of is None:
+                return hits
+            layer = [b for name in layer for b in self.bases_of(name) if b not in seen]
+            seen.update(layer)
+            if not layer:
+                break
+        return []
+
+    def _in_module(self, module: list[str]) -> list[dict[str, object]]:
+        parts = [p for p in module if p not in _PATH_HEADS]
+        while parts and "/" in parts[0]:  # a Go import path ``example.com/app/server``
+            parts = [*parts[0].split("/"), *parts[1:]]
+        key = tuple(parts)
+        if key not in self._memo:
+            want = "/".join(parts).lower()
+            self._memo[key] = [t for t, keys in zip(self.targets, self.modules)
+                               if want and any(k == want or k.endswith("/" + want) for k in keys)]
+        return self._memo[key]
+
+    def _returned(self, function: str) -> str:
+        return self.returns_of(function) if self.returns_of and function else ""
+
+    def _local_type(self, var: str, path: str, line: int, start: int) -> str:
+        """The type of a local declared at or above ``line`` (down to ``start``), from the live file."""
+        if self.lines_of is None:
+            return ""
+        lines = self.lines_of(path)
+        patterns = _local_patterns(var)
+        for n in range(min(line, len(lines)), max(start, line - MAX_SCAN_LINES, 1) - 1, -1):
+            text = lines[n - 1]
+            if var not in text:
+                continue
+            for i, pattern in enumerate(patterns):
+                m = pattern.search(text)
+                if m:
+                    return self._returned(m.group(1)) if i == RETURNED else _type_name(m.group(1))
+        return ""
+
+    def _owner(self, scopes: Sequence[Scope]) -> str:
+        """The type the innermost scope belongs to: ``View`` for ``self`` inside ``View.as_view.view``."""
+        if not scopes:
+            return ""
+        names = _SEP.split(scopes[0].qualified_name)[:-1]
+        return next((n for n in reversed(names) if n in self.type_names), _last(scopes[0].parent))
+
+    def _receiver_type(self, head: str, path: str, line: int, scopes: Sequence[Scope], language: str) -> str:
+        if head in SELF_WORDS:
+            return self._owner(scopes)
+        for scope in scopes:  # parameters of the function, then of the functions around it (closures)
+            bound = signature_bindings(scope.signature, language).get(head)
+            if bound:
+                return bound
+        functions = [s.start for s in scopes if s.kind not in _TYPE_KINDS]
+        return self._local_type(head, path, line, min(functions, default=max(1, line - MAX_SCAN_LINES)))
+
+    @staticmethod
+    def _pick(hits: list[dict[str, object]], path: str) -> dict[str, object] | None:
+        """One of ``hits``: the only one, else the one in the same file, else the same folder."""
+        if len(hits) == 1:
+            return hits[0]
+        folder = path.rsplit("/", 1)[0]
+        for same in (lambda t: t["path"] == path, lambda t: str(t["path"]).rsplit("/", 1)[0] == folder):
+            near = [t for t in hits if same(t)]
+            if len(near) == 1:
+                return near[0]
+        return hits[0] if hits and len({t["qualified_name"] for t in hits}) == 1 else None
+
+    # -- the steps -----------------------------------------------------------------------------
+    def resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope], language: str) -> str:
+        """The label (see :func:`labels`) of the likely target, or ``unresolved``. ``scopes``: the
+        definitions around the reference, innermost first."""
+        hit = self._resolve(path, line, qualifier, scopes, language)
+        return self.labels[id(hit)] if hit else UNRESOLVED
+
+    def _resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
+                 language: str) -> dict[str, object] | None:
+        parts = components(qualifier)
+        scope = scopes[0] if scopes else None
+        if not parts:
+            return self._bare(path, scope, language)
+        last = parts[-1]
+        if parts == ["super"]:  # super().save(): the enclosing type's bases
+            bases = self.bases_of(self._owner(scopes)) if self.bases_of and scopes else []
+            hits = next((h for h in map(self._of_type, bases) if h), [])
+            return self._pick(hits, path) if hits else None
+        if qualifier.rstrip().endswith(")"):  # the receiver is a call's result
+            if last.startswith("New") and len(last) > 3:
+                type_name = last[3:]  # pkg.NewServer(..).Start()
+            elif len(parts) > 1 and last in _CONSTRUCTORS:
+                type_name = parts[-2]  # net::Conn::new(2).close()
+            else:  # Cache().save(), or what get_current_context() is declared to return
+                type_name = last if last[:1].isupper() else self._returned(last)
+            hits = self._of_type(type_name) if type_name else []
+            return self._pick(hits, path) if hits else None
+        if last in self.type_names:
+            type_name = last  # Conn::new, Model.save, net::Conn::new
+        elif len(parts) == 1:
+            type_name = self._receiver_type(last, path, line, scopes, language)
+        else:
+            type_name = ""  # a.b.name: a module path, or a field whose type is not known here
+        if type_name:
+            hits = self._of_type(type_name)
+            return self._pick(hits, path) if hits else None  # a known type without it: outside code
+        return self._from_module(parts, path)
+
+    def _from_module(self, module: list[str], path: str) -> dict[str, object] | None:
+        """The definition a module path names: its function over a same-named method (``extra::helper``)."""
+        hits = self._in_module(module)
+        hits = [t for t in hits if t.get("kind") != "method"] or hits
+        return self._pick(hits, path) if hits else None
+
+    def _bare(self, path: str, scope: Scope | None, language: str) -> dict[str, object] | None:
+        """A name without a receiver: imported, a method of the enclosing type, or a free function nearby."""
+        module = self.imports.get(path)
+        if module:
+            hit = self._from_module(components(module) or [module], path)
+            if hit:
+                return hit
+        if scope is not None and scope.parent and language in IMPLICIT_THIS:
+            hits = self._of_type(_last(scope.parent))
+            if hits:
+                return self._pick(hits, path)
+        free = [t for t in self.targets if t.get("kind") != "method"]
+        return self._pick(free, path) if free else None

@@ -1,0 +1,41 @@
+"""codesift.limits: one set of input limits and messages for the API, the CLI and MCP (issue 14, item 10)."""
+
+import pytest
+
+from codesift import Index
+from codesift.config import Config
+from codesift.limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, InputError, check_name, check_query
+
+
+def test_checks_clean_and_refuse():
+    assert check_query("  a\x00b  ") == "a b"
+    assert check_query("q" * MAX_QUERY_CHARS) == "q" * MAX_QUERY_CHARS
+    assert check_name("\ud800x") == "?x"  # a lone surrogate cannot be encoded for SQLite or tantivy
+    for bad in ("", " \t\n", "\x00", None):
+        with pytest.raises(InputError, match="the query is empty"):
+            check_query(bad)
+        with pytest.raises(InputError, match="the name is empty"):
+            check_name(bad)
+    with pytest.raises(InputError, match=f"{MAX_QUERY_CHARS + 1:,} characters long; at most {MAX_QUERY_CHARS:,}"):
+        check_query("q" * (MAX_QUERY_CHARS + 1))
+    with pytest.raises(InputError, match=f"at most {MAX_NAME_CHARS}"):
+        check_name("n" * (MAX_NAME_CHARS + 1))
+    assert issubclass(InputError, ValueError)  # the API's callers catch ValueError, as for every bad argument
+
+
+def test_the_api_raises_the_same_errors(repo):
+    with Index(repo, config=Config(embedder="none")) as idx:
+        idx.update()
+        for call in (lambda q: idx.search(q), lambda q: idx.summarize_matches(q)):
+            with pytest.raises(InputError, match="the query is empty"):
+                call("   ")
+            with pytest.raises(InputError, match="at most 2,000"):
+                call("x " * 1_500)
+        for call in (idx.find_symbol, idx.find_usages):
+            with pytest.raises(InputError, match="the name is empty"):
+                call("")
+            with pytest.raises(InputError, match="at most 300"):
+                call("n" * 301)
+        with pytest.raises(InputError, match="ends without a name"):
+            idx.find_usages("Session.")
+        assert idx.search("redirect").results and idx.find_symbol("RCJ")[0]["name"] == "RequestsCookieJar"

@@ -1,0 +1,59 @@
+"""The ranking does not depend on how many results are asked for: ``-n k`` is the head of ``-n 50``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codesift import Index
+from codesift.config import Config
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "codesift"
+BENCH_QUERIES = Path(__file__).resolve().parents[2] / "shared" / "bench" / "queries"
+LIMITS = (1, 2, 3, 5, 10, 20)
+FALLBACK_QUERIES = [
+    "where are search results fused", "rrf", "tokenize camel case identifiers", "MetaStore",
+    "parse python decorators", "find usages of a symbol", "keyword index tantivy", "embed query on a thread",
+    "watch files and re-index", "markdown rendering with a budget", "gitignore rules", "HNSW vector index",
+]
+
+
+def _queries() -> list[str]:
+    """The public bench's hand-written queries when ../shared is there, else a built-in list."""
+    out = list(FALLBACK_QUERIES)
+    for f in sorted(BENCH_QUERIES.glob("*.jsonl")) if BENCH_QUERIES.is_dir() else ():
+        out += [json.loads(line)["query"] for line in f.read_text().splitlines() if line.strip()]
+    return out
+
+
+def _key(response) -> list[tuple]:  # noqa: ANN001 - SearchResponse
+    return [(r.path, r.start_line, r.end_line, r.score, r.qualified_name, tuple(r.nearby)) for r in response.results]
+
+
+def _assert_heads(idx: Index, query: str, mode: str) -> None:
+    full = _key(idx.search(query, limit=50, mode=mode))
+    for k in LIMITS:
+        assert _key(idx.search(query, limit=k, mode=mode)) == full[:k], (query, mode, k)
+
+
+@pytest.fixture(scope="module")
+def source_index(tmp_path_factory):
+    """codesift's own source (~60 files) as a realistic corpus, keyword index only."""
+    root = tmp_path_factory.mktemp("src") / "codesift"
+    shutil.copytree(SRC, root, ignore=shutil.ignore_patterns("__pycache__"))
+    with Index(root, config=Config(embedder="none")) as idx:
+        idx.update(embed=False)
+        yield idx
+
+
+def test_keyword_results_for_any_limit_are_the_head_of_fifty(source_index):
+    for query in _queries():
+        _assert_heads(source_index, query, "keyword")
+
+
+def test_hybrid_results_for_any_limit_are_the_head_of_fifty(index):
+    for query in _queries()[:60]:
+        _assert_heads(index, query, "hybrid")
