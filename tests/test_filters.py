@@ -47,9 +47,13 @@ def test_absolute_paths_under_the_root_become_relative_prefixes(tmp_path):
     assert normalise_path(str(root), root) is None  # the whole root: no restriction
     assert normalise_path(str(root / "src" / ".." / "src" / "pkg"), root) == "src/pkg/"
     assert normalise_path("src/", root) == "src/" and normalise_path("**/*.py", root) == "**/*.py"
-    assert normalise_path("  ", root) is None
+    assert normalise_path("", root) is None and normalise_path(None, root) is None
     with pytest.raises(FilterError, match="outside the indexed root"):
-        normalise_path(str(tmp_path / "elsewhere"), root)
+        normalise_path(str(tmp_path), root)
+    # ``/src/`` always meant the root's src/: kept when the root has one, and ``/`` is the whole root
+    assert normalise_path("/src/", root) == "/src/" and normalise_path("/", root) == "/"
+    with pytest.raises(FilterError, match="outside the indexed root"):
+        normalise_path("/no-such-folder-here/", root)
 
 
 @pytest.fixture
@@ -73,7 +77,7 @@ def test_api_search_accepts_what_people_type(keyword_index, repo):
     with pytest.raises(FilterError, match="this index has: .*python"):
         idx.search("redirect", mode="keyword", language="cobol")
     with pytest.raises(FilterError, match="outside the indexed root"):
-        idx.search("redirect", mode="keyword", path="/etc")
+        idx.search("redirect", mode="keyword", path=str(repo.parent))
     empty = idx.search("redirect", mode="keyword", language="golang")
     assert empty.results == [] and any("no go files are indexed" in n for n in empty.notes)
     assert [s["kind"] for s in idx.find_symbol("rebuild_auth", kind="meth")] == ["method"]
@@ -87,5 +91,5 @@ def test_cli_one_line_and_exit_2_for_a_filter_that_cannot_match(repo):
     bad = run("search", "redirect", "--lang", "golang2", "--root", str(repo), "--no-update")
     assert bad.exit_code == 2 and "unknown language 'golang2'" in bad.output
     assert len(bad.output.strip().splitlines()) == 1
-    outside = run("search", "redirect", "--path", "/", "--root", str(repo), "--no-update")
+    outside = run("search", "redirect", "--path", str(repo.parent), "--root", str(repo), "--no-update")
     assert outside.exit_code == 2 and "outside the indexed root" in outside.output

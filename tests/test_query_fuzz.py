@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codesift import Index
+from codesift.filters import normalise_kinds, normalise_languages
 from codesift.limits import MAX_NAME_CHARS
 from codesift.search import MODES
 
@@ -115,6 +116,10 @@ def test_operators_are_plain_text(index: Index, query: str, mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("path", ODD_PATHS)
 def test_odd_path_filters(index: Index, indexed_paths: set[str], path: str, mode: str) -> None:
+    if path == "/etc/":  # an absolute path outside the root names nothing there: refused, saying so
+        with pytest.raises(ValueError, match="outside the indexed root"):
+            index.search("redirect", mode=mode, path=path, limit=LIMIT)
+        return
     for query in ("redirect", "*", "(("):
         response = index.search(query, mode=mode, path=path, limit=LIMIT)
         check_response(index, response, LIMIT, indexed_paths)
@@ -124,13 +129,15 @@ def test_odd_path_filters(index: Index, indexed_paths: set[str], path: str, mode
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_unknown_language_and_kind_give_no_results(index: Index, mode: str) -> None:
+def test_unknown_language_and_kind_are_refused_saying_what_exists(index: Index, mode: str) -> None:
     for filters in ({"language": "klingon"}, {"kind": "widget"}, {"language": "python,klingon", "kind": "nope"},
                     {"language": "'; DROP TABLE chunks; --"}, {"kind": "\x00"}, {"language": ["py\x00thon"]},
                     {"language": "\U0001f642", "kind": "[a-z]+"}):
-        assert index.search("redirect", mode=mode, **filters).results == [], filters
-    # a known value next to an unknown one still filters by the known one
-    results = index.search("redirect", mode=mode, language="python,klingon").results
+        with pytest.raises(ValueError, match="unknown (language|kind)") as err:
+            index.search("redirect", mode=mode, **filters)
+        assert "python" in str(err.value) or "function" in str(err.value), filters  # what exists
+    # case and aliases are not unknown values
+    results = index.search("redirect", mode=mode, language="Python,py").results
     assert results and {r.language for r in results} == {"python"}
 
 
@@ -195,8 +202,7 @@ def test_fuzz_search(index: Index, indexed_paths: set[str], query: str, mode: st
         assert str(exc).strip()
         return
     check_response(index, response, limit, indexed_paths)
-    languages = {v.strip() for v in (language or "").split(",") if v.strip()}
-    kinds = {v.strip() for v in (kind or "").split(",") if v.strip()}
+    languages, kinds = set(normalise_languages(language)), set(normalise_kinds(kind))  # aliases, case
     for r in response.results:
         assert not languages or r.language in languages
         assert not kinds or r.kind in kinds
@@ -261,7 +267,11 @@ def test_cli_hostile_query(index: Index, name: str) -> None:
                                     ["--kind", "widget"], ["--lang", "\U0001f642"], ["--path", "\x00"]])
 def test_cli_odd_filters(index: Index, option: list[str]) -> None:
     code, out, err = cli("search", "redirect", "--json", "--no-update", "--root", str(index.root), *option)
-    assert code == 0 and "Traceback" not in err, err
+    assert "Traceback" not in err, err
+    if option[0] in ("--lang", "--kind"):  # a value that names nothing: one line saying what exists, exit 2
+        assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("codesift: unknown "), err
+        return
+    assert code == 0, err
     assert isinstance(json.loads(out), list)
 
 

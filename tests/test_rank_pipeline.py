@@ -62,3 +62,21 @@ def test_in_file_test_code_ranks_below_implementation():
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "add numbers test", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 2  # asked for tests: no penalty
+
+
+def test_identifier_query_prefers_the_implementation_among_namesakes():
+    def three():
+        return [
+            Candidate(1, "src/types.ts", "createApp", "createApp", "interface", "typescript", 1, 4,
+                      "interface createApp { (): App }", score=2 * UNIT),
+            Candidate(2, "src/index.ts", "createApp", "createApp", "function", "typescript", 10, 11,
+                      "export const createApp = (o) => _createApp(o)", score=1.5 * UNIT),
+            Candidate(3, "src/app.ts", "createApp", "createApp", "function", "typescript", 20, 60,
+                      "export function createApp(options) {\n" + "  setup();\n" * 38 + "}", score=1.0 * UNIT),
+        ]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(three(), "createApp", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 3  # the longest non-type definition
+    out, _ = rank(three(), "createApp", replace(settings, namesake_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1  # switched off: fused order

@@ -420,3 +420,7 @@ def init(client: str, print_only: bool, root: str, config_file: str | None) -> N
         _fail(str(exc))
     verb = "updated" if result.replaced else "added"
     click.echo(f"codesift: {verb} MCP server 'codesift' for {target} in {result.path}; restart {spec.label} to use it")
+
+
+# Commands kept in their own modules join the group when these are imported.
+from . import cli_graph, cli_nav  # noqa: E402, F401

@@ -117,14 +117,15 @@ def normalise_kinds(value: str | Iterable[str] | None,
 def normalise_path(path: str | None, root: Path) -> str | None:
     """``path`` relative to ``root``: an absolute path under the root becomes its relative prefix.
 
-    An absolute path outside the root raises :class:`FilterError`; a relative path (or a glob) is
-    returned as given. A directory keeps a trailing ``/`` so ``src`` does not match ``src2/``.
+    A relative path (or a glob) is returned as given. A directory keeps a trailing ``/`` so ``src``
+    does not match ``src2/``. ``/src/`` has always meant the root's ``src/``: that reading is kept when
+    the root has such an entry (and for ``/`` alone); any other absolute path outside the root raises
+    :class:`FilterError`.
     """
-    if path is None or not path.strip():
+    if not path:
         return None
-    path = path.strip()
     expanded = os.path.expanduser(path)
-    if not os.path.isabs(expanded):
+    if not os.path.isabs(expanded) or "\x00" in expanded:
         return path
     # Resolve what exists (symlinks, ``..``) but keep a glob's wildcard tail as typed.
     cut = min((i for i, c in enumerate(expanded) if c in "*?["), default=len(expanded))
@@ -135,6 +136,9 @@ def normalise_path(path: str | None, root: Path) -> str | None:
     try:
         rel = resolved.relative_to(root).as_posix()
     except ValueError:
+        legacy = head.lstrip("/\\")
+        if not legacy or _exists(root / legacy):
+            return path  # root-relative, as before: the leading slash is dropped downstream
         raise FilterError(f"path {path!r} is outside the indexed root {root}; give a path under it "
                           f"or one relative to it (e.g. src/)") from None
     rel = "" if rel == "." else rel
@@ -143,6 +147,13 @@ def normalise_path(path: str | None, root: Path) -> str | None:
     if resolved.is_dir() and rel:
         rel += "/"
     return rel or None  # the root itself: no restriction
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name too long for the file system, say
+        return False
 
 
 def build_filters(root: Path, path: str | None, language: str | Iterable[str] | None,

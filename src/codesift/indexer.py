@@ -125,6 +125,7 @@ class Prepared:
     hashes: list[str] = field(default_factory=list)
     fields: list[tuple[str, str, str, str]] = field(default_factory=list)
     error: BaseException | None = None
+    text: str | None = None  # the decoded text, for grep's trigram index (store/grams.py)
 
 
 def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
@@ -142,7 +143,8 @@ def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path) for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
-    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields)
+    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields,
+                    text=_decode(data)[0])
 
 
 def _prepare_args(args: tuple[str, str, str | None]) -> Prepared:
@@ -373,7 +375,7 @@ class Indexer:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
             f.path, f.size, f.mtime, prepared.digest, prepared.language, chunks, prepared.hashes, warning,
-            prepared.references,
+            prepared.references, prepared.text,
         )
         for chunk_id, chunk, fields in zip(ids, chunks, prepared.fields):
             self.keyword.add_fields(chunk_id, file_id, f.path, chunk.language, chunk.kind, fields)

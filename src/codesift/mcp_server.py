@@ -460,6 +460,10 @@ def build_server(service: IndexService) -> CodesiftMCP:
         list_sources: "The indexed root and its top-level folders with file and symbol counts. Use it to learn the "
                       "repository's layout and the names to pass as service= to the search tools.",
     }
+    from . import mcp_graph, mcp_nav
+
+    descriptions.update(mcp_nav.tools(svc))
+    descriptions.update(mcp_graph.tools(svc))
     read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     tools = [strict(Tool.from_function(fn, name=fn.__name__, description=text, annotations=read_only,
                                        structured_output=False))

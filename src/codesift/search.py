@@ -153,6 +153,8 @@ class SearchParams:
     rank: RankSettings = field(default_factory=RankSettings)
     threshold: float = 0.0
     coverage: float = 1.0  # share of chunks with a vector (the vector list can only rank those)
+    expansion: tuple[tuple[str, float], ...] = ()  # (text, weight) added to the keyword query (codesift.expand)
+    typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
 
 
 POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
@@ -212,7 +214,9 @@ def run_search(
     vec_hits: list[tuple[int, float]] = []
     if mode in ("hybrid", "keyword"):
         kw_hits = keyword.search(query, fetch, path=filters.path, languages=filters.languages,
-                                 kinds=filters.kinds, and_first=params.rank.keyword_and_first)
+                                 kinds=filters.kinds, and_first=params.rank.keyword_and_first,
+                                 near=params.rank.keyword_near, near_weight=params.rank.keyword_near_weight,
+                                 prefix=params.rank.keyword_prefix and params.typing, expansion=params.expansion)
     # Everything that does not need the query vector happens before waiting for it (the caller may
     # still be embedding the query on another thread).
     named: list[int] = []

@@ -2,6 +2,13 @@
 
 Tokens arrive pre-split and lower-cased, so tantivy's whitespace tokenizer indexes them as they are; the
 same tokenizer runs over queries. Name fields weigh more than the body (see ``FIELD_BOOSTS``).
+
+Query compilation: every query term is one group of per-field term queries; documents holding all of them
+can come first (``and_first``), then any-term matches. Three optional additions, each off unless asked:
+``near`` (documents where consecutive query words occur within ``NEAR_SLOP`` positions of each other score
+more: sloppy phrase queries over the positional fields), ``prefix`` (the last word of the query also
+matches the terms it begins, for search-as-you-type) and ``expansion`` (extra terms, at their own
+weight, that widen the any-term match; see :mod:`codesift.expand`).
 """
 
 from __future__ import annotations
@@ -14,13 +21,21 @@ from pathlib import Path
 
 import tantivy
 
-from ..tokenize import to_index_text, tokenize
+from ..tokenize import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
 # Measured on the public bench (bench/quality.py, keyword mode): name fields weighted above the body
 # over-reward symbols whose *name* shares one query word (static_folder for "serve a file from a
 # folder"); exact-name queries are handled by the ranking pipeline's name-match stage instead.
 FIELD_BOOSTS = {"name": 0.4, "doc": 0.3, "body": 1.0, "pathtok": 0.2}
+# Fields indexed with term positions, so that phrase (NEAR) queries can run on them.
+POSITION_FIELDS = ("name", "doc", "body")
+NEAR_SLOP = 4  # positions two consecutive query words may be apart (either order) to count as near
+NEAR_WEIGHT = 0.5  # a near pair's sloppy-phrase score, times the field boost, times this
+PREFIX_MIN = 3  # the last word must be this long to be completed
+PREFIX_TERMS = 8  # completions kept per field, the most frequent first
+PREFIX_WEIGHT = 0.5  # a completion's term score counts this much of an exact term's
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,7 +72,8 @@ def _schema() -> tantivy.Schema:
     for name in ("path", "lang", "kind"):
         sb.add_text_field(name, tokenizer_name="raw")
     for name in TEXT_FIELDS:
-        sb.add_text_field(name, tokenizer_name="whitespace", index_option="freq")
+        option = "position" if name in POSITION_FIELDS else "freq"
+        sb.add_text_field(name, tokenizer_name="whitespace", index_option=option)
     return sb.build()
 
 
@@ -181,39 +197,87 @@ class KeywordIndex:
         languages: Sequence[str] = (),
         kinds: Sequence[str] = (),
         and_first: bool = True,
+        near: bool = False,
+        near_weight: float = NEAR_WEIGHT,
+        prefix: bool = False,
+        expansion: Sequence[tuple[str, float]] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over the text fields; filters restrict inside the engine.
 
         With ``and_first``, documents holding every query term come first (in BM25 order), then the
-        broader any-term (OR) matches fill the list up to ``limit``.
+        broader any-term (OR) matches fill the list up to ``limit``. ``near`` adds the score of
+        consecutive query words found within ``NEAR_SLOP`` positions of each other (times ``near_weight``); ``prefix`` lets the
+        query's last word match the terms it begins (``pars`` → ``parse``, ``parser``); ``expansion``
+        holds (text, weight) pairs whose terms join the any-term match at that weight.
         """
         terms = list(dict.fromkeys(tokenize(query)))
         if not terms:
             return []
-        occur = tantivy.Occur
-        groups = [
-            tantivy.Query.boolean_query([
-                (occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(self.schema, f, term), FIELD_BOOSTS[f]))
-                for f in TEXT_FIELDS
-            ])
-            for term in terms
-        ]
+        occur, Q = tantivy.Occur, tantivy.Query
+        searcher = self.index.searcher()
+        completions = self._completions(searcher, query) if prefix else {}
+
+        def per_field(term: str, weight: float = 1.0) -> list:
+            return [(occur.Should, Q.boost_query(Q.term_query(self.schema, f, term), FIELD_BOOSTS[f] * weight))
+                    for f in TEXT_FIELDS]
+
+        groups = []
+        for term in terms:
+            clauses = per_field(term)
+            for completion in completions.get(term, ()):
+                clauses += per_field(completion, PREFIX_WEIGHT)
+            groups.append(Q.boolean_query(clauses))
+        known = set(terms)
+        widen = []  # expansion terms: may bring a document in, never required
+        for text, weight in expansion:
+            for term in dict.fromkeys(tokenize(text)):
+                if term not in known and weight > 0:
+                    known.add(term)
+                    widen.append(Q.boolean_query(per_field(term, weight)))
+        bonus = [(occur.Should, q) for q in self._near_queries(query, near_weight)] if near else []
         filters = []
         if path:
-            filters.append((occur.Must, tantivy.Query.regex_query(self.schema, "path", glob_to_regex(path))))
+            filters.append((occur.Must, Q.regex_query(self.schema, "path", glob_to_regex(path))))
         for field, values in (("lang", languages), ("kind", kinds)):
             if values:
-                alts = [(occur.Should, tantivy.Query.term_query(self.schema, field, v)) for v in values]
-                filters.append((occur.Must, tantivy.Query.boolean_query(alts)))
-        searcher = self.index.searcher()
+                alts = [(occur.Should, Q.term_query(self.schema, field, v)) for v in values]
+                filters.append((occur.Must, Q.boolean_query(alts)))
         out: list[tuple[int, float]] = []
         if and_first and len(groups) > 1:
-            out = self._run(searcher, [(occur.Must, g) for g in groups] + filters, limit)
+            every = [(occur.Must, g) for g in groups] + [(occur.Should, g) for g in widen]
+            out = self._run(searcher, every + bonus + filters, limit)
         if len(out) < limit:
             seen = {cid for cid, _ in out}
-            any_term = (occur.Must, tantivy.Query.boolean_query([(occur.Should, g) for g in groups]))
-            out += [h for h in self._run(searcher, [any_term] + filters, limit) if h[0] not in seen]
+            any_term = (occur.Must, Q.boolean_query([(occur.Should, g) for g in groups + widen]))
+            out += [h for h in self._run(searcher, [any_term] + bonus + filters, limit) if h[0] not in seen]
         return out[:limit]
+
+    def _near_queries(self, query: str, weight: float) -> list[tantivy.Query]:
+        """Sloppy phrase queries, one per field and pair of consecutive query words."""
+        units = near_units(query)
+        out, pairs = [], set()
+        for pair in zip(units, units[1:]):
+            if pair[0] == pair[1] or pair in pairs:
+                continue
+            pairs.add(pair)
+            for f in POSITION_FIELDS:
+                phrase = tantivy.Query.phrase_query(self.schema, f, list(pair), NEAR_SLOP)
+                out.append(tantivy.Query.boost_query(phrase, FIELD_BOOSTS[f] * weight))
+        return out
+
+    @staticmethod
+    def _completions(searcher: tantivy.Searcher, query: str) -> dict[str, list[str]]:
+        """Query term → index terms its typed prefix begins (the most frequent ``PREFIX_TERMS``)."""
+        out: dict[str, list[str]] = {}
+        for term, typed in prefix_words(query):
+            counts: dict[str, int] = {}
+            for f in ("name", "body"):
+                for found, n in searcher.terms_with_prefix(f, typed, limit=PREFIX_TERMS):
+                    counts[found] = counts.get(found, 0) + n
+            counts.pop(term, None)
+            if counts:
+                out[term] = sorted(counts, key=lambda t: (-counts[t], t))[:PREFIX_TERMS]
+        return out
 
     @staticmethod
     def _run(searcher: tantivy.Searcher, clauses: list, limit: int) -> list[tuple[int, float]]:
@@ -224,3 +288,41 @@ class KeywordIndex:
         # Segments are searched in parallel: equal scores come back in any order. Ties go by id, so the
         # same query always ranks the same way.
         return sorted(((int(i), float(score)) for (score, _), i in zip(hits, ids)), key=lambda h: (-h[1], h[0]))
+
+
+def near_units(query: str) -> list[str]:
+    """The query's words as index terms, in order, one per identifier: a split identifier as its compound
+    (its parts follow the compound in the index), a plain word stemmed; stop words left out."""
+    units: list[str] = []
+    for ident in _IDENT.findall(query):
+        parts = split_identifier(ident)
+        if not parts:
+            continue
+        if len(parts) > 1:
+            unit = "".join(parts)
+        elif parts[0] in STOP_WORDS:
+            continue
+        else:
+            unit = stem(parts[0])
+        if len(unit) <= 40 and (not units or units[-1] != unit):
+            units.append(unit)
+    return units
+
+
+def prefix_words(query: str) -> list[tuple[str, str]]:
+    """(query term, typed prefix) pairs for the last identifier of ``query`` when the query ends with it:
+    its compound (``getAuthTo`` → ``getauthto``) and its last part as typed, not stemmed (``pars``
+    must reach ``parse`` and ``parser``; stemmed it would be ``par``)."""
+    last = None
+    for last in _IDENT.finditer(query):
+        pass
+    if last is None or last.end() != len(query.rstrip()):
+        return []
+    parts = split_identifier(last.group())
+    out = []
+    if len(parts) > 1 and len("".join(parts)) <= 40:
+        out.append(("".join(parts), "".join(parts)))
+    word = parts[-1] if parts else ""
+    if len(word) >= PREFIX_MIN and word not in STOP_WORDS and not word.isdigit() and len(word) <= 40:
+        out.append((stem(word), word))
+    return out

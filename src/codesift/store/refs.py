@@ -62,3 +62,44 @@ def sites_of(db: sqlite3.Connection, name: str, path_prefix: str | None = None) 
 def is_old_layout(db: sqlite3.Connection) -> bool:
     """True for an index made before schema 2 (a row per site)."""
     return any(row[1] == "line" for row in db.execute("PRAGMA table_info(refs)"))
+
+
+# -- the reference graph (repository map, callers / callees / impact) ---------------------------------
+NOT_SYMBOLS = ("module", "window", "section", "impl")  # chunks that are no definition a reference points at
+
+
+def definitions(db: sqlite3.Connection) -> list[tuple]:
+    """Every definition: (file id, path, name, qualified name, kind, parent, start, end, signature, language),
+    by file and line, the outer of two that start on the same line first."""
+    return db.execute(
+        "SELECT file_id, path, name, qualified_name, kind, parent, start_line, end_line, signature, language "
+        f"FROM chunks WHERE kind NOT IN ({','.join('?' * len(NOT_SYMBOLS))}) "
+        "ORDER BY file_id, start_line, end_line DESC", NOT_SYMBOLS).fetchall()
+
+
+def all_rows(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
+    """(file id, name, packed sites) of every reference row, grouped by name."""
+    return db.execute("SELECT file_id, name, sites FROM refs ORDER BY name").fetchall()
+
+
+def file_sites(db: sqlite3.Connection, path: str) -> list[tuple[str, int, str, str]]:
+    """(name, line, kind, qualifier) of every reference in the file ``path``, by line."""
+    rows = db.execute("SELECT r.name, r.sites FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?", [path])
+    out = [(name, line, kind, qualifier) for name, sites in rows for line, kind, qualifier in json.loads(sites)]
+    out.sort(key=lambda s: s[1])
+    return out
+
+
+def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[tuple]]:
+    """Per path: (start, end, qualified name, kind, parent, signature) of its definitions."""
+    out: dict[str, list[tuple]] = {}
+    wanted = sorted(set(paths))
+    for start in range(0, len(wanted), 900):
+        part = wanted[start : start + 900]
+        rows = db.execute(
+            "SELECT f.path, c.start_line, c.end_line, c.qualified_name, c.kind, c.parent, c.signature "
+            "FROM chunks c JOIN files f ON f.id = c.file_id "
+            f"WHERE f.path IN ({','.join('?' * len(part))}) AND c.kind NOT IN ('module','window','section')", part)
+        for path, *scope in rows:
+            out.setdefault(path, []).append(tuple(scope))
+    return out

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from ..model import Chunk
-from . import names, refs
+from . import grams, names, refs
 
-SCHEMA_VERSION = "2"  # 2: references packed per (file, name), see store/refs.py
+SCHEMA_VERSION = "3"  # 2: references packed per (file, name), see store/refs.py; 3: file texts for grep (store/grams.py)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -112,6 +112,7 @@ class MetaStore:
             if not refs.is_old_layout(self.db):
                 self.db.executescript(refs.SCHEMA)
             names.install(self.db)
+            grams.install(self.db)
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.create_function("codesift_path_match", 2, _path_match, deterministic=True)
         self.db.row_factory = sqlite3.Row
@@ -152,16 +153,18 @@ class MetaStore:
     def _delete_contents(self, file_id: int) -> None:
         self.db.execute("DELETE FROM refs WHERE file_id=?", (file_id,))
         names.remove_file(self.db, file_id)
+        grams.remove_file(self.db, file_id)
         self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
 
     def migrate_from(self, version: str) -> bool:
         """Bring an index of an older schema up to date; False when ``version`` is not known.
 
         1 → 2: the references table changed layout. It is recreated empty and every file is marked
-        changed, so the next update re-parses the tree (vectors are kept: they are keyed by text)."""
-        if version != "1":
+        changed, so the next update re-parses the tree (vectors are kept: they are keyed by text).
+        2 → 3: file texts for grep (store/grams.py), filled in by that same re-parse."""
+        if version not in ("1", "2"):
             return False
-        if refs.is_old_layout(self.db):
+        if version == "1" and refs.is_old_layout(self.db):
             self.db.execute("DROP TABLE refs")
         self.db.executescript(refs.SCHEMA)
         self.mark_all_changed()
@@ -182,6 +185,7 @@ class MetaStore:
         embed_hashes: list[str],
         warning: str | None = None,
         references: refs.Packed | None = None,
+        text: str | None = None,
     ) -> tuple[int, list[int]]:
         """Insert or replace a file, its chunks, their names and the file's references (as packed by
         :func:`codesift.store.refs.pack`); return (file_id, chunk ids)."""
@@ -220,6 +224,8 @@ class MetaStore:
                             if c.kind not in names.NON_SYMBOL_KINDS])
         if references:
             refs.insert(self.db, file_id, references)
+        if text is not None:  # the file's decoded text, for grep's trigram index
+            grams.add(self.db, file_id, text)
         return file_id, ids
 
     def _take_chunk_ids(self, n: int) -> int:

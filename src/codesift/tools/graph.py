@@ -1,0 +1,246 @@
+"""The call graph from the static reference index: ``callers``, ``callees`` and ``impact``.
+
+* callers(NAME): the definitions whose bodies call NAME: the enclosing symbols of the ``call`` uses
+  that :func:`codesift.tools.usages.find_usages` finds, grouped by its likely target when several
+  definitions share the name (its grouping and order, reused as they are).
+* callees(NAME): the calls inside NAME's line range, each resolved to a definition where the index
+  can: the only definition of the name, or the one the receiver, qualifier and imports point at
+  (:class:`codesift.tools.targets.Resolver`); else ``ambiguous`` or ``outside the index``.
+* impact(NAME, depth): the definitions (and files) that reach NAME within ``depth`` hops of uses:
+  calls, type uses, inheritance, decorators and attribute reads (an import alone is not a use).
+
+Every item has ``path``, ``line`` (the call or use) and ``name`` (the other end), plus the other end's
+``definition`` (path, line range, kind) where the index has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from ..languages import language_for
+from ..limits import InputError, check_name
+from ..store import refs
+from .targets import UNRESOLVED, Resolver, Scope, labels
+from .usages import _around, _bases_lookup, _in_tests, _lines, _returns_lookup, find_usages
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..api import Index
+
+ALL = 1_000_000  # find_usages' limit when every use is wanted
+MODULE = "<module>"  # the name of module-level code (no enclosing definition)
+MAX_IMPACT = 300  # definitions an impact answer follows at most
+MAX_DEFINITIONS = 20  # definitions of one name whose bodies callees reads
+
+
+def _split(symbol_name: str) -> tuple[str, str]:
+    """(the name as given, its last component): ``Session.send`` → ``send``."""
+    symbol_name = check_name(symbol_name)
+    name = symbol_name.replace("::", ".").rsplit(".", 1)[-1].strip()
+    if not name:
+        raise InputError(f"{symbol_name!r} ends without a name: give one, e.g. 'rebuild_auth' or 'Session.get'")
+    return symbol_name, name
+
+
+def definitions_named(index: "Index", query: str, name: str) -> list[dict[str, object]]:
+    """The definitions ``query`` names, spelt exactly ``name`` (not a Rust ``impl`` block), as find_usages
+    takes them."""
+    return [t for t in index.find_symbol(query, exact=True) if t["name"] == name and t["kind"] != "impl"]
+
+
+def _scopes(index: "Index", paths: Iterable[str]) -> dict[str, list[Scope]]:
+    return {path: [Scope(*row) for row in rows] for path, rows in refs.scopes_of(index.store.db, paths).items()}
+
+
+def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
+    if scope is None:
+        return None
+    return {"path": path, "start_line": scope.start, "end_line": scope.end, "qualified_name": scope.qualified_name,
+            "kind": scope.kind}
+
+
+def _users(index: "Index", symbol_name: str, service: str | None, keep: Callable[[dict], bool],
+           at: tuple[str, int] | None = None) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """find_usages' answer for ``symbol_name`` and its uses that ``keep`` keeps, one entry per enclosing
+    definition (per target when grouped), in find_usages' order. With ``at`` (path, line of one
+    definition), only the uses resolving to that one (or to none) are kept."""
+    found = find_usages(index, symbol_name, limit=ALL, service=service, with_context=False)
+    uses = [u for u in found["usages"] if keep(u)] if found["source"] == "static" else []
+    if at is not None and found.get("groups"):
+        own = {g["target"] for g in found["groups"] if (g.get("path"), g.get("line")) == at}
+        uses = [u for u in uses if u.get("target") in own or u.get("target") == UNRESOLVED]
+    scopes = _scopes(index, {str(u["path"]) for u in uses})
+    entries: dict[tuple, dict[str, object]] = {}
+    for u in uses:
+        path, line = str(u["path"]), int(u["line"])  # type: ignore[call-overload]
+        around = _around(scopes.get(path, []), line)
+        scope = around[0] if around else None
+        key = (u.get("target"), path, scope.start if scope else 0)
+        entry = entries.get(key)
+        if entry is None:
+            entry = entries[key] = {"path": path, "line": line, "name": scope.qualified_name if scope else MODULE,
+                                    "kind": scope.kind if scope else "module", "definition": _definition(path, scope),
+                                    "uses": 0, "lines": [], "test": bool(u.get("test"))}
+            if "target" in u:
+                entry["target"] = u["target"]
+        entry["uses"] += 1  # type: ignore[operator]
+        entry["lines"].append(line)  # type: ignore[union-attr]
+    return found, list(entries.values())
+
+
+def _base(found: dict[str, object], symbol_name: str) -> dict[str, object]:
+    out = {"symbol": symbol_name, "definitions": found.get("definitions", []), "ambiguous": found.get("ambiguous", False)}
+    for key in ("groups", "note", "suggestions"):
+        if found.get(key):
+            out[key] = found[key]
+    if found.get("source") == "semantic_guess":
+        out["note"] = f"{symbol_name!r} is defined but no static reference to it was found"
+    return out
+
+
+def callers(index: "Index", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+    """The definitions that call ``symbol_name`` (a name or ``Type.name``), one entry per caller."""
+    symbol_name, _ = _split(symbol_name)
+    found, entries = _users(index, symbol_name, service, lambda u: u["kind"] == "call")
+    for e in entries:
+        e["calls"] = e.pop("uses")
+    out = _base(found, symbol_name)
+    out.update(total=len(entries), calls=sum(int(e["calls"]) for e in entries),  # type: ignore[call-overload]
+               in_tests=sum(1 for e in entries if e["test"]), results=entries)
+    if found.get("groups"):
+        counts: dict[object, int] = {}
+        for e in entries:
+            counts[e.get("target")] = counts.get(e.get("target"), 0) + 1
+        out["groups"] = [{**g, "callers": counts.get(g["target"], 0)} for g in found["groups"]  # type: ignore[union-attr]
+                         if counts.get(g["target"])]
+    return out
+
+
+def callees(index: "Index", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+    """What the body of ``symbol_name`` calls, each call resolved to a definition where the index can."""
+    symbol_name, name = _split(symbol_name)
+    defs = definitions_named(index, symbol_name, name)
+    if service:
+        prefix = service.rstrip("/") + "/"
+        defs = [d for d in defs if str(d["path"]).startswith(prefix)]
+    out: dict[str, object] = {"symbol": symbol_name, "definitions": [_definition(str(d["path"]), _as_scope(d))
+                                                                      for d in defs], "results": []}
+    if not defs:
+        similar = [str(s["qualified_name"]) for s in index.find_symbol(name, service=service)]
+        out.update(total=0, note=f"no definition named {symbol_name!r} in the index",
+                   suggestions=list(dict.fromkeys(similar))[:5])
+        return out
+    if len(defs) > MAX_DEFINITIONS:
+        out["note"] = f"{len(defs)} definitions are named {symbol_name!r}; the first {MAX_DEFINITIONS} are read"
+        defs = defs[:MAX_DEFINITIONS]
+    results: list[dict[str, object]] = []
+    memo: dict[str, list[dict[str, object]]] = {}
+    bases, returns = _bases_lookup(index), _returns_lookup(index)
+    root, cache = str(index.root), {}
+    for d in defs:
+        path = str(d["path"])
+        start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
+        in_file = refs.file_sites(index.store.db, path)
+        sites = [s for s in in_file if start <= s[1] <= end and s[2] == "call"]
+        imports = {s[0]: s[3] for s in reversed(in_file) if s[2] == "import" and s[3]}  # the first one wins
+        scopes = _scopes(index, [path]).get(path, [])
+        label = f"{d['qualified_name']} ({path}:{start})" if len(defs) > 1 else None
+        entries: dict[tuple, dict[str, object]] = {}
+        resolvers: dict[str, Resolver] = {}
+        for called, line, _, qualifier in sites:
+            if called not in memo:
+                memo[called] = definitions_named(index, called, called)
+            targets = memo[called]
+            if called not in resolvers:
+                resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
+                                             {path: imports[called]} if called in imports else {}, bases, returns)
+            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line))
+            key = (target["path"], target["start_line"]) if target else (called, qualifier)
+            entry = entries.get(key)
+            if entry is None:
+                entry = entries[key] = {"path": path, "line": line, "name": called, "qualifier": qualifier,
+                                        "resolution": how, "candidates": len(targets), "calls": 0, "lines": [],
+                                        "definition": _definition(str(target["path"]), _as_scope(target))
+                                        if target else None, "test": _in_tests(str(target["path"]), None)
+                                        if target else False}
+                if label:
+                    entry["caller"] = label
+            entry["calls"] += 1  # type: ignore[operator]
+            entry["lines"].append(line)  # type: ignore[union-attr]
+        results.extend(entries.values())
+    out.update(total=len(results), resolved=sum(1 for r in results if r["definition"]), results=results)
+    return out
+
+
+def _as_scope(d: dict[str, object]) -> Scope:
+    return Scope(int(d["start_line"]), int(d["end_line"]), str(d["qualified_name"]),  # type: ignore[call-overload]
+                 str(d["kind"]), d.get("parent"), str(d.get("signature") or ""))  # type: ignore[arg-type]
+
+
+def _resolve(resolver: Resolver, targets: list[dict[str, object]], path: str, line: int, qualifier: str,
+             scopes: list[Scope]) -> tuple[dict[str, object] | None, str]:
+    """(the definition a call points at, how it was found): ``resolved`` by the receiver, qualifier or
+    imports; ``only definition`` of a bare name; ``name only`` (the one definition of the name, the
+    receiver not tied to it); ``ambiguous`` (several, none picked); ``outside the index`` (none)."""
+    if not targets:
+        return None, "outside the index"
+    picked = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "")
+    if picked != UNRESOLVED:
+        hit = dict(zip(labels(targets), targets))[picked]
+        return hit, "only definition" if len(targets) == 1 and not qualifier else "resolved"
+    if len(targets) == 1:  # the receiver could not be tied to it: a use by name, as find_usages counts it
+        return targets[0], "name only"
+    return None, "ambiguous"
+
+
+def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | None = None,
+           max_symbols: int = MAX_IMPACT) -> dict[str, object]:
+    """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses (calls, type
+    uses, inheritance, decorators, attribute reads; imports alone are not followed)."""
+    symbol_name, _ = _split(symbol_name)
+    if not 1 <= depth <= 10:
+        raise ValueError("depth must be between 1 and 10")
+    keep = lambda u: u["kind"] != "import"  # noqa: E731
+    found, first = _users(index, symbol_name, service, keep)
+    out = _base(found, symbol_name)
+    seen: dict[tuple[str, str, int], dict[str, object]] = {}
+    frontier: list[dict[str, object]] = []
+    truncated = False
+
+    def add(entries: list[dict[str, object]], hop: int, via: str) -> None:
+        nonlocal truncated
+        for e in entries:
+            d = e["definition"]
+            key = (str(e["path"]), str(e["name"]), int(d["start_line"]) if isinstance(d, dict) else 0)
+            if key in seen:
+                continue
+            if len(seen) >= max_symbols:
+                truncated = True
+                return
+            e.update(depth=hop, via=via)
+            seen[key] = e
+            if d is not None:
+                frontier.append(e)
+
+    add(first, 1, symbol_name)
+    for hop in range(2, depth + 1):
+        current, frontier[:] = list(frontier), []
+        for e in current:
+            if truncated:
+                break
+            d = e["definition"]
+            assert isinstance(d, dict)
+            _, users = _users(index, str(e["name"]), service, keep, at=(str(d["path"]), int(d["start_line"])))
+            add(users, hop, str(e["name"]))
+    results = sorted(seen.values(), key=lambda e: (e["depth"], e["test"], e["path"], e["line"]))
+    files: dict[str, dict[str, object]] = {}
+    for e in results:
+        f = files.setdefault(str(e["path"]), {"path": e["path"], "symbols": 0, "depth": e["depth"],
+                                              "test": e["test"]})
+        f["symbols"] += 1  # type: ignore[operator]
+    out.update(depth=depth, total=len(results), in_tests=sum(1 for e in results if e["test"]),
+               files=list(files.values()), truncated=truncated, results=results)
+    if truncated:
+        out["note"] = (f"stopped after {max_symbols} definitions; lower depth or pass 'Type.name' to follow "
+                       f"one definition")
+    return out
