@@ -211,3 +211,19 @@ def test_a_parser_change_reparses_unchanged_files_once(index, monkeypatch):
     assert stats.files_parsed == len(index.store.files()) > 0
     assert stats.embedded == 0  # same chunk texts: their vectors are kept
     assert index.update().files_parsed == 0
+
+
+def test_partly_embedded_tree_answers_hybrid_with_keyword_ranking(repo):
+    from codesift import Index
+
+    with Index(repo) as idx:
+        idx.update(embed_limit=2)
+        partial = idx.search("follow redirects", limit=5)
+        assert partial.mode == "keyword" and partial.coverage < 0.95
+        assert any("semantic ranking joins" in n for n in partial.notes)
+        keyword = idx.search("follow redirects", limit=5, mode="keyword")
+        assert [(r.path, r.start_line) for r in partial.results] == [(r.path, r.start_line) for r in keyword.results]
+        assert idx.search("follow redirects", limit=5, mode="semantic").mode == "semantic"  # asked for: used
+        idx.update()
+        full = idx.search("follow redirects", limit=5)
+        assert full.mode == "hybrid" and full.coverage == 1.0 and not full.notes

@@ -39,3 +39,16 @@ def test_the_api_raises_the_same_errors(repo):
         with pytest.raises(InputError, match="ends without a name"):
             idx.find_usages("Session.")
         assert idx.search("redirect").results and idx.find_symbol("RCJ")[0]["name"] == "RequestsCookieJar"
+
+
+def test_every_deliberate_error_shares_one_base_class():
+    import codesift
+    from codesift.errors import CodesiftError
+    from codesift.filters import FilterError
+    from codesift.tools.context import ContextError
+
+    for name in ("ConfigError", "EmbeddingUnavailable", "IndexBusy", "IndexMismatchError", "InputError",
+                 "NoIndexError"):
+        assert issubclass(getattr(codesift, name), CodesiftError), name
+    assert issubclass(FilterError, CodesiftError) and issubclass(ContextError, CodesiftError)
+    assert issubclass(codesift.InputError, ValueError)  # and still the built-in callers catch

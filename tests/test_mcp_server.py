@@ -24,6 +24,8 @@ from conftest import write_repo  # noqa: E402
 
 TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
          "summarize_matches", "index_status", "list_sources"}
+TOOLS |= {"get_repo_map", "callers", "callees", "impact"}  # mcp_graph.py (tests/test_graph.py, test_repomap.py)
+TOOLS |= {"grep_code", "get_file_outline"}  # mcp_nav.py (tests/test_grep.py, test_outline.py)
 
 
 def text(result) -> str:

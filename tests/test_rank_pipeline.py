@@ -80,3 +80,14 @@ def test_identifier_query_prefers_the_implementation_among_namesakes():
     assert out[0].chunk_id == 3  # the longest non-type definition
     out, _ = rank(three(), "createApp", replace(settings, namesake_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 1  # switched off: fused order
+
+
+def test_a_rust_type_beats_its_impl_block_for_its_name():
+    cands = [
+        Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,
+                  "impl CommandBuilder {\n" + "    fn f() {}\n" * 70 + "}", score=2 * UNIT),
+        Candidate(2, "src/exec.rs", "CommandBuilder", "CommandBuilder", "struct", "rust", 125, 133,
+                  "struct CommandBuilder {\n" + "    x: u8,\n" * 7 + "}", score=1.8 * UNIT),
+    ]
+    out, _ = rank(cands, "CommandBuilder", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2

@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "Chunk",
+    "CodesiftError",
     "Config",
     "ConfigError",
     "EmbeddingUnavailable",
     "Index",
+    "IndexBusy",
     "IndexMismatchError",
+    "InputError",
     "NoIndexError",
     "SearchResponse",
     "SearchResult",
@@ -22,6 +25,9 @@ __all__ = [
 
 _HOME = {
     "Chunk": ".model",
+    "CodesiftError": ".errors",
+    "IndexBusy": ".store.lock",
+    "InputError": ".limits",
     "Config": ".config",
     "ConfigError": ".config",
     "EmbeddingUnavailable": ".embed.base",
@@ -35,6 +41,9 @@ _HOME = {
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Index, IndexMismatchError, NoIndexError
     from .config import Config, ConfigError
+    from .errors import CodesiftError
+    from .limits import InputError
+    from .store.lock import IndexBusy
     from .embed.base import EmbeddingUnavailable
     from .model import Chunk
     from .search import SearchResponse, SearchResult

@@ -17,22 +17,24 @@ from .filters import build_filters
 from .embed.base import Embedder, release_batch
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .limits import check_query
+from .expand import Expander
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
+from .errors import CodesiftError
 
 
 EMBED_RETRY_S = 30.0
 MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit must not abort the process
 
 
-class IndexMismatchError(RuntimeError):
+class IndexMismatchError(CodesiftError, RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
 
 
-class NoIndexError(LookupError):
+class NoIndexError(CodesiftError, LookupError):
     """``Index(root, create=False)`` found no index for ``root``; the message says how to build one."""
 
     def __init__(self, root: Path, folder: Path) -> None:
@@ -109,6 +111,7 @@ class Index:
         self._query_pool: ThreadPoolExecutor | None = None
         self._sources: tuple[str | None, list[dict[str, object]]] = (None, [])
         self._embedded: tuple[int, int] = (-1, 0)
+        self._expander = Expander(self.config, self.store, self.folder)  # query expansion (off by default)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -288,6 +291,7 @@ class Index:
         if limit + offset > MAX_RESULTS:
             raise ValueError(f"limit + offset must be at most {MAX_RESULTS}")
         # Cleaned (NUL, lone surrogates) and refused when empty or too long, as on the CLI and MCP.
+        typing = not (isinstance(query, str) and query[-1:].isspace())  # its last word may be unfinished
         query = check_query(query)
         response = SearchResponse(query=query, mode=mode)
         filters.path = path
@@ -295,7 +299,10 @@ class Index:
         self._repair_if_needed()
         vectors = pending = None
         embedder = self.embedder() if mode != "keyword" else None
-        if embedder is not None:
+        chunks = self._chunk_count()
+        coverage = min(1.0, self._embedded_count() / chunks) if embedder is not None and chunks else 1.0
+        partial = mode == "hybrid" and coverage < self.config.rank.min_vector_coverage
+        if embedder is not None and not partial:
             # The query is embedded on another core while this thread opens the vector index and runs
             # the keyword retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query.
             pending = self._query_thread().submit(embedder.embed_query, self._query_preamble(filters) + query)
@@ -316,6 +323,12 @@ class Index:
             if mode == "semantic":
                 return response
             mode = "keyword"
+        elif partial:
+            mode = "keyword"
+            response.coverage = round(coverage, 4)
+            response.notes.append(
+                f"keyword results: only {coverage:.0%} of chunks are embedded, semantic ranking joins at "
+                f"{self.config.rank.min_vector_coverage:.0%}; run `codesift index` to finish")
         response.mode = mode
         params = SearchParams(
             limit=limit + offset, mode=mode, filters=filters, rrf_k=self.config.rrf_k,
@@ -323,8 +336,9 @@ class Index:
             vector_weight=self.config.vector_weight, rank=self.config.rank,
             threshold=self.config.threshold if threshold is None else threshold,
         )
-        if vectors is not None and (chunks := self._chunk_count()):
-            params.coverage = min(1.0, len(vectors) / chunks)
+        params.typing = typing
+        params.expansion, expansion_notes = self._expander.expand(query, mode)
+        response.notes.extend(expansion_notes)
         response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)[offset:]
         if failed:
             self._embed_error = failed[0]
@@ -379,6 +393,32 @@ class Index:
 
         return find_usages(self, symbol_name, limit=limit, service=service)
 
+    def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
+                 service: str | None = None, offset: int = 0) -> dict[str, object]:
+        """The most referenced definitions (PageRank over the reference index; ``focus`` files or names
+        pull their neighbours up), grouped by file with signatures, cut to ``budget_tokens`` (≈ chars/4)."""
+        from .tools.repomap import repo_map
+
+        return repo_map(self, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
+
+    def callers(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+        """The definitions that call ``symbol_name``, one entry per caller, grouped by target as find_usages."""
+        from .tools.graph import callers
+
+        return callers(self, symbol_name, service=service)
+
+    def callees(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+        """What the body of ``symbol_name`` calls, resolved to definitions where the index can."""
+        from .tools.graph import callees
+
+        return callees(self, symbol_name, service=service)
+
+    def impact(self, symbol_name: str, *, depth: int = 2, service: str | None = None) -> dict[str, object]:
+        """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses."""
+        from .tools.graph import impact
+
+        return impact(self, symbol_name, depth=depth, service=service)
+
     def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
                          context_lines: int = 0) -> dict[str, object]:
         """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers."""
@@ -403,6 +443,22 @@ class Index:
         from .tools.symbols import summarize_matches
 
         return summarize_matches(self, query, limit=limit, **filters)
+
+    def grep(self, pattern: str, *, regex: bool = False, path: str | None = None,
+             language: str | list[str] | None = None, service: str | None = None, case_sensitive: bool = True,
+             context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, object]:
+        """Lines matching a literal (or a regex) in the indexed files, with the enclosing symbol of each;
+        candidate files come from the trigram index, every hit is read from the live file."""
+        from .tools.grep import grep
+
+        return grep(self, pattern, regex=regex, path=path, language=language, service=service,
+                    case_sensitive=case_sensitive, context_lines=context_lines, limit=limit, offset=offset)
+
+    def outline(self, path: str) -> dict[str, object]:
+        """A file's symbols (kind, name, signature, line range, first doc line), nested, no bodies."""
+        from .tools.outline import outline
+
+        return outline(self, path)
 
     def list_sources(self) -> list[dict[str, object]]:
         """The indexed root and its top-level folders with file and symbol counts."""

@@ -1,5 +1,105 @@
-"""CLI commands of the graph tools, registered on :data:`codesift.cli.main` (imported at the end of cli.py)."""
+"""CLI commands of the graph tools, registered on :data:`codesift.cli.main` (imported at the end of cli.py):
+``map``, ``callers``, ``callees`` and ``impact``."""
 
 from __future__ import annotations
 
-from .cli import main  # noqa: F401 - the group these commands join
+import json
+
+import click
+
+from .cli import _checked, _fail, _open, _text, main
+
+ROOT_HELP = "Indexed root (default: found from the current directory)."
+
+
+def _index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.Index, imported lazily
+    """The index for a read command, brought up to date first unless ``no_update`` (keyword side only)."""
+    from .store.lock import IndexBusy
+
+    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    return idx
+
+
+def _items(result: dict) -> None:
+    """``--json`` of callers / callees / impact: the list of items, notes on stderr."""
+    click.echo(json.dumps(result["results"], indent=1))
+    if result.get("note"):
+        click.echo(f"note: {result['note']}", err=True)
+
+
+@main.command("map")
+@click.option("--budget", default=1000, show_default=True, type=click.IntRange(1, None),
+              help="Size of the map in tokens (estimated as characters / 4).")
+@click.option("--focus", multiple=True, help="A file, folder or symbol name you are working on (repeatable): "
+                                             "what it uses and what uses it rank first.")
+@click.option("--service", help="Map only this top-level folder (or any folder prefix).")
+@click.option("--offset", default=0, type=click.IntRange(0, None), help="Skip this many ranked definitions.")
+@click.option("--root", type=click.Path(), help=ROOT_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the map as JSON (files with their ranked symbols).")
+@click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
+def repo_map(budget: int, focus: tuple[str, ...], service: str | None, offset: int, root: str | None,
+             as_json: bool, no_update: bool) -> None:
+    """The most referenced definitions of the repository, grouped by file with their signatures."""
+    focus_items = [_text(f) or "" for f in focus]
+    idx = _index(root, no_update)
+    try:
+        result = idx.repo_map(budget_tokens=budget, focus=focus_items, service=_text(service), offset=offset)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(result, indent=1))
+        return
+    from .tools.markdown_graph import render_map
+
+    click.echo(render_map(result, cli=True).text)
+
+
+def _name_command(name: str, help_text: str):  # noqa: ANN202 - a click decorator
+    """The options shared by callers / callees / impact."""
+    def wrap(fn):  # noqa: ANN001, ANN202
+        fn = click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")(fn)
+        fn = click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, name, ...}.")(fn)
+        fn = click.option("--root", type=click.Path(), help=ROOT_HELP)(fn)
+        fn = click.option("--service", help="Only this top-level folder.")(fn)
+        fn = click.argument("name")(fn)
+        return main.command(name, help=help_text, context_settings={"ignore_unknown_options": True})(fn)
+    return wrap
+
+
+@_name_command("callers", "The definitions that call NAME (a name or Type.name), one line per caller.")
+def callers(name: str, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+    _run("callers", name, service, root, as_json, no_update)
+
+
+@_name_command("callees", "What the body of NAME calls, resolved to definitions where the index can.")
+def callees(name: str, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+    _run("callees", name, service, root, as_json, no_update)
+
+
+@_name_command("impact", "The definitions and files that reach NAME within --depth hops of uses.")
+@click.option("--depth", default=2, show_default=True, type=click.IntRange(1, 10), help="Hops followed.")
+def impact(name: str, depth: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+    _run("impact", name, service, root, as_json, no_update, depth=depth)
+
+
+def _run(tool: str, name: str, service: str | None, root: str | None, as_json: bool, no_update: bool,
+         **extra: int) -> None:
+    from .limits import check_name
+    from .tools import markdown_graph as mdg
+
+    name, service = _checked(check_name, _text(name)), _text(service)
+    idx = _index(root, no_update)
+    try:
+        result = getattr(idx, tool)(name, service=service, **extra)
+    except ValueError as exc:
+        _fail(str(exc))
+    if as_json:
+        _items(result)
+        return
+    render = {"callers": mdg.render_callers, "callees": mdg.render_callees, "impact": mdg.render_impact}[tool]
+    click.echo(render({**result, "offset": 0}, 10**9, cli=True).text)

@@ -1,5 +1,96 @@
-"""CLI commands of the nav tools, registered on :data:`codesift.cli.main` (imported at the end of cli.py)."""
+"""CLI commands of the nav tools, registered on :data:`codesift.cli.main` (imported at the end of cli.py):
+``grep`` (exact and regex search over the indexed files) and ``outline`` (a file's symbols, nested)."""
 
 from __future__ import annotations
 
-from .cli import main  # noqa: F401 - the group these commands join
+import json
+import sys
+
+import click
+
+from .cli import _fail, _open, _text, main
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("pattern")
+@click.option("--regex", "-e", "regex", is_flag=True, help="PATTERN is a (Python) regular expression.")
+@click.option("--path", "path_filter", help="Path prefix or glob (e.g. src/ or '**/*.py').")
+@click.option("--lang", "language", help="Language(s), comma-separated (python,go,...).")
+@click.option("--service", help="Only files under this top-level folder.")
+@click.option("--ignore-case", "-i", is_flag=True, help="Ignore case.")
+@click.option("--context", "-C", "context_lines", default=0, type=click.IntRange(0, 100),
+              help="Show N lines before and after each hit.")
+@click.option("--limit", "-n", default=1000, show_default=True, type=click.IntRange(1, 1_000_000))
+@click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, text, enclosing, ...}.")
+@click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
+def grep(pattern: str, regex: bool, path_filter: str | None, language: str | None, service: str | None,
+         ignore_case: bool, context_lines: int, limit: int, root: str | None, as_json: bool,
+         no_update: bool) -> None:
+    """Find the lines holding PATTERN (exact text, or a regex with -e) in the indexed files, each with
+    its enclosing symbol. Candidate files come from a trigram index; hits are read from the live files."""
+    from .store.lock import IndexBusy
+    from .tools.grep import GrepError, compile_pattern
+
+    pattern, path_filter, language, service = _text(pattern), _text(path_filter), _text(language), _text(service)
+    try:
+        compile_pattern(pattern, regex=regex, case_sensitive=not ignore_case)  # refuse before opening anything
+    except GrepError as exc:
+        _fail(str(exc))
+    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    try:
+        result = idx.grep(pattern, regex=regex, path=path_filter, language=language, service=service,
+                          case_sensitive=not ignore_case, context_lines=context_lines, limit=limit)
+    except ValueError as exc:
+        _fail(str(exc))
+    from .tools.markdown_nav import grep_summary, grep_text
+
+    if as_json:
+        click.echo(json.dumps(result["results"], indent=1, ensure_ascii=False))
+    elif result["results"]:
+        click.echo(grep_text(result))
+    for note in result["notes"]:
+        click.echo(f"note: {note}", err=True)
+    more = f"; more past --limit {limit}" if result["more"] else ""
+    click.echo(f"codesift grep: {grep_summary(result)}{more}", err=True)
+    if not result["results"]:
+        sys.exit(1)  # as grep and rg do: nothing found
+
+
+@main.command()
+@click.argument("file")
+@click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the nested JSON [{name, kind, start_line, end_line, signature, doc, children}].")
+def outline(file: str, root: str | None, as_json: bool) -> None:
+    """Show FILE's symbols (kind, name, signature, line range, first doc line), nested, without bodies."""
+    from pathlib import Path
+
+    from .api import find_root
+
+    file = _text(file) or ""
+    target = Path(file).expanduser()
+    here = target if target.is_absolute() else Path.cwd() / target
+    if root is None:  # the index that holds the file, not the one of the current directory
+        root = str(find_root(here.parent if here.parent.is_dir() else Path.cwd()))
+        file = str(here)
+    elif not target.is_absolute() and not (Path(root) / target).exists() and here.exists():
+        file = str(here)  # relative to the current directory rather than to --root
+    idx = _open(root, create=False)
+    try:
+        result = idx.outline(file)
+    except ValueError as exc:
+        _fail(str(exc))
+    from .tools.markdown_nav import outline_text, strip_outline
+
+    if as_json:
+        click.echo(json.dumps(strip_outline(result["symbols"]), indent=1, ensure_ascii=False))
+    else:
+        click.echo(outline_text(result))
+    for note in result["notes"]:
+        click.echo(f"note: {note}", err=True)

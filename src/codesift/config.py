@@ -8,12 +8,14 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from .rank.pipeline import RankSettings
+from .errors import CodesiftError
 
 CONFIG_FILE = "codesift.toml"
+EXPANSIONS = ("off", "llm", "vocab")
 INDEX_DIR_NAME = ".codesift"
 
 
-class ConfigError(ValueError):
+class ConfigError(CodesiftError, ValueError):
     """A setting has a bad value; the message names it."""
 
 
@@ -32,6 +34,11 @@ class Config:
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
     auto_embed_limit: int = 64  # `search` embeds pending chunks first only when at most this many
     threshold: float = 0.0  # drop results whose normalised score is below this
+    query_expansion: str = "off"  # "off", "llm" (rewrite through a chat model) or "vocab" (the index's own vocabulary)
+    expand_model: str | None = None  # chat model for "llm"; env CODESIFT_CHAT_MODEL wins
+    expand_provider: str | None = None  # "ollama" or "openai"; default: the embedding provider if one of them, else ollama
+    expand_url: str | None = None  # env CODESIFT_CHAT_URL wins; default: CODESIFT_EMBED_URL, else the provider's local port
+    expand_timeout: float = 2.0  # seconds the chat model may take before the plain query is searched
     rank: RankSettings = field(default_factory=RankSettings)  # table [rank] in codesift.toml
 
     def with_overrides(self, **changes: object) -> "Config":
@@ -40,7 +47,8 @@ class Config:
 
 
 _NUMERIC = {"max_file_size": int, "rrf_k": float, "overfetch": float, "keyword_weight": float,
-            "vector_weight": float, "embed_batch": int, "auto_embed_limit": int, "threshold": float}
+            "vector_weight": float, "embed_batch": int, "auto_embed_limit": int, "threshold": float,
+            "expand_timeout": float}
 
 
 def load_config(root: Path) -> Config:
@@ -107,3 +115,9 @@ def validate(cfg: Config) -> None:
         raise ConfigError("embed_batch must be > 0")
     if not 0 <= cfg.threshold <= 1:
         raise ConfigError("threshold must be between 0 and 1")
+    if cfg.query_expansion not in EXPANSIONS:
+        raise ConfigError(f"query_expansion must be one of {', '.join(EXPANSIONS)}, got {cfg.query_expansion!r}")
+    if cfg.expand_provider is not None and cfg.expand_provider not in ("ollama", "openai"):
+        raise ConfigError(f"expand_provider must be ollama or openai, got {cfg.expand_provider!r}")
+    if cfg.expand_timeout <= 0:
+        raise ConfigError("expand_timeout must be > 0")

@@ -18,11 +18,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from .errors import CodesiftError
 
 SERVER_NAME = "codesift"
 
 
-class InitError(ValueError):
+class InitError(CodesiftError, ValueError):
     """The config cannot be written as asked (unknown client, unreadable file); the message says why."""
 
 

@@ -47,3 +47,11 @@ ContextLines = Annotated[int, Field(ge=0, le=500, description="Lines shown aroun
 StartLine = Annotated[int | None, Field(ge=1, description="Continue a truncated answer from this line.")]
 SimilarLimit = Annotated[int, Field(ge=1, le=50, description="Maximum number of results (1-50).")]
 SymbolLimit = Annotated[int, Field(ge=1, le=100, description="Maximum number of definitions (1-100).")]
+# grep_code / get_file_outline (issue 13)
+GrepPattern = Annotated[str, Field(min_length=1, description="The exact text to find (a literal: no escaping needed), "
+                                                           "or a Python regex with regex=true; matched line by line.",
+                                   json_schema_extra={"maxLength": 1000})]
+Regex = Annotated[bool, Field(description="Treat pattern as a Python regular expression instead of literal text.")]
+CaseSensitive = Annotated[bool, Field(description="Match case exactly (default true); false ignores case.")]
+GrepContext = Annotated[int, Field(ge=0, le=20, description="Lines shown before and after each hit (0-20).")]
+GrepLimit = Annotated[int, Field(ge=1, le=500, description="Maximum number of hits (1-500).")]

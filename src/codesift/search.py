@@ -152,7 +152,6 @@ class SearchParams:
     vector_weight: float = 1.0
     rank: RankSettings = field(default_factory=RankSettings)
     threshold: float = 0.0
-    coverage: float = 1.0  # share of chunks with a vector (the vector list can only rank those)
     expansion: tuple[tuple[str, float], ...] = ()  # (text, weight) added to the keyword query (codesift.expand)
     typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
 
@@ -189,10 +188,6 @@ def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, 
     """The query's shape and the keyword/vector weights for it (config weights scale them)."""
     shape = classify(query)
     kw, vec = DEFAULT_WEIGHTS[shape] if params.rank.adaptive_weights else (1.0, 1.0)
-    full = params.rank.full_vector_coverage
-    if full > 0 and params.coverage < full:
-        # A partly embedded tree: the vector list misses most answers, so it counts for less.
-        vec *= params.coverage / full
     return shape, kw * params.keyword_weight, vec * params.vector_weight
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from ..errors import CodesiftError
 
 
-class EmbeddingUnavailable(RuntimeError):
+class EmbeddingUnavailable(CodesiftError, RuntimeError):
     """The configured embedding provider cannot be used; search degrades to keyword-only."""
 
     def __init__(self, reason: str, fix: str = "") -> None:

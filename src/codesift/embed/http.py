@@ -14,9 +14,10 @@ import urllib.request
 import numpy as np
 
 from .base import EmbeddingUnavailable
+from ..errors import CodesiftError
 
 
-class ProviderError(RuntimeError):
+class ProviderError(CodesiftError, RuntimeError):
     """One call to the provider failed (network, HTTP status, malformed answer)."""
 
 

@@ -106,7 +106,8 @@ TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 
 def lesser_namesakes(cands: list) -> list[int]:  # noqa: ANN001 - Candidate (rank.candidate imports nothing here)
     """Chunk ids of the definitions that share a name with a better one: per name, the implementation
-    (not a type-only declaration, not test code, then the longest body) is kept, the others returned."""
+    (not a type-only declaration, not a Rust ``impl`` block of the type, not test code, then the
+    longest body) is kept, the others returned."""
     groups: dict[str, list] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
@@ -115,7 +116,7 @@ def lesser_namesakes(cands: list) -> list[int]:  # noqa: ANN001 - Candidate (ran
         if len(group) < 2:
             continue
         best = max(group, key=lambda c: (
-            c.kind not in TYPE_ONLY_KINDS,
+            c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
             not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
             c.end_line - c.start_line, -c.chunk_id,
         ))

@@ -39,9 +39,12 @@ class RankSettings:
     consolidate: bool = True
     keyword_and_first: bool = False  # measured: off +0.003 / +0.003 MRR@10 (bench/ablation.py)
     keyword_near: bool = False  # keyword side: consecutive query words close together score more (store/keyword.py)
-    keyword_near_weight: float = 0.5  # the near pairs' sloppy-phrase score, times the field boost, times this
+    keyword_near_weight: float = 1.0  # the near pairs' sloppy-phrase scores (shared out among the pairs), times the field boost, times this
     keyword_prefix: bool = False  # keyword side: the query's last word also matches the terms it begins (search-as-you-type)
-    full_vector_coverage: float = 0.0  # below this share of embedded chunks the vector weight shrinks in proportion (0 = never)
+    # Hybrid search leaves the vector side out until this share of chunks is embedded: a partial vector
+    # list ranks only the embedded chunks and made hybrid worse than keyword-only at every coverage
+    # below 0.95 measured (bench/quality.py --coverage, both query sets).
+    min_vector_coverage: float = 0.95
     query_preamble: bool = True  # the query reaches the dense model shaped like a document preamble
     # Cosine taken off a one-line chunk's vector score, ramping to 0 at 10 lines; bench/loco.py picks
     # 0.06 (grid 0–0.12) and it holds out: +0.012 MRR@10 held-out mean with the keyword factor.

@@ -30,8 +30,9 @@ TEXT_FIELDS = ("name", "doc", "body", "pathtok")
 FIELD_BOOSTS = {"name": 0.4, "doc": 0.3, "body": 1.0, "pathtok": 0.2}
 # Fields indexed with term positions, so that phrase (NEAR) queries can run on them.
 POSITION_FIELDS = ("name", "doc", "body")
-NEAR_SLOP = 4  # positions two consecutive query words may be apart (either order) to count as near
-NEAR_WEIGHT = 0.5  # a near pair's sloppy-phrase score, times the field boost, times this
+NEAR_SLOP = 2  # moves allowed to match a pair of consecutive query words: one word between, or swapped
+NEAR_WEIGHT = 1.0  # the near pairs' sloppy-phrase scores (divided by the number of pairs), times the field boost, times this
+NEAR_MAX_PAIRS = 12  # a pasted paragraph does not become hundreds of phrase queries
 PREFIX_MIN = 3  # the last word must be this long to be completed
 PREFIX_TERMS = 8  # completions kept per field, the most frequent first
 PREFIX_WEIGHT = 0.5  # a completion's term score counts this much of an exact term's
@@ -206,9 +207,10 @@ class KeywordIndex:
 
         With ``and_first``, documents holding every query term come first (in BM25 order), then the
         broader any-term (OR) matches fill the list up to ``limit``. ``near`` adds the score of
-        consecutive query words found within ``NEAR_SLOP`` positions of each other (times ``near_weight``); ``prefix`` lets the
-        query's last word match the terms it begins (``pars`` → ``parse``, ``parser``); ``expansion``
-        holds (text, weight) pairs whose terms join the any-term match at that weight.
+        consecutive query words found close together (see ``NEAR_SLOP``), times ``near_weight``;
+        ``prefix`` lets the query's last word match the terms it begins (``pars`` → ``parse``,
+        ``parser``); ``expansion`` holds (text, weight) pairs whose terms join the any-term match at
+        that weight.
         """
         terms = list(dict.fromkeys(tokenize(query)))
         if not terms:
@@ -253,13 +255,14 @@ class KeywordIndex:
         return out[:limit]
 
     def _near_queries(self, query: str, weight: float) -> list[tantivy.Query]:
-        """Sloppy phrase queries, one per field and pair of consecutive query words."""
+        """Sloppy phrase queries (BM25 over the pair's proximity matches), one per field and pair of
+        consecutive query words; ``NEAR_SLOP`` 2 lets the pair also match in swapped order."""
         units = near_units(query)
-        out, pairs = [], set()
-        for pair in zip(units, units[1:]):
-            if pair[0] == pair[1] or pair in pairs:
-                continue
-            pairs.add(pair)
+        pairs = list(dict.fromkeys(p for p in zip(units, units[1:]) if p[0] != p[1]))[:NEAR_MAX_PAIRS]
+        if pairs:  # a long sentence has many pairs: together they weigh as much as one
+            weight /= len(pairs)
+        out = []
+        for pair in pairs:
             for f in POSITION_FIELDS:
                 phrase = tantivy.Query.phrase_query(self.schema, f, list(pair), NEAR_SLOP)
                 out.append(tantivy.Query.boost_query(phrase, FIELD_BOOSTS[f] * weight))

@@ -10,9 +10,10 @@ import fcntl
 import os
 import time
 from pathlib import Path
+from ..errors import CodesiftError
 
 
-class IndexBusy(RuntimeError):
+class IndexBusy(CodesiftError, RuntimeError):
     """Another process is writing this index."""
 
 

@@ -74,12 +74,13 @@ def definitions(db: sqlite3.Connection) -> list[tuple]:
     return db.execute(
         "SELECT file_id, path, name, qualified_name, kind, parent, start_line, end_line, signature, language "
         f"FROM chunks WHERE kind NOT IN ({','.join('?' * len(NOT_SYMBOLS))}) "
-        "ORDER BY file_id, start_line, end_line DESC", NOT_SYMBOLS).fetchall()
+        "ORDER BY file_id, start_line, end_line DESC, id", NOT_SYMBOLS).fetchall()
 
 
-def all_rows(db: sqlite3.Connection) -> list[tuple[int, str, str]]:
-    """(file id, name, packed sites) of every reference row, grouped by name."""
-    return db.execute("SELECT file_id, name, sites FROM refs ORDER BY name").fetchall()
+def all_rows(db: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
+    """(file id, name, packed sites, path) of every reference row, grouped by name."""
+    return db.execute("SELECT r.file_id, r.name, r.sites, f.path FROM refs r JOIN files f ON f.id = r.file_id "
+                      "ORDER BY r.name").fetchall()
 
 
 def file_sites(db: sqlite3.Connection, path: str) -> list[tuple[str, int, str, str]]:
@@ -103,3 +104,12 @@ def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[tu
         for path, *scope in rows:
             out.setdefault(path, []).append(tuple(scope))
     return out
+
+
+def is_referenced(db: sqlite3.Connection, name: str, path_prefix: str | None = None) -> bool:
+    """Whether any file (under ``path_prefix``) references ``name``."""
+    sql, params = "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?", [name]
+    if path_prefix:
+        sql += " AND substr(f.path, 1, ?) = ?"
+        params += [len(path_prefix), path_prefix]
+    return db.execute(sql + " LIMIT 1", params).fetchone() is not None

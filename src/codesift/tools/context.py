@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..indexer import _decode, _digest
 from ..languages import language_for
 from ..parse import extract_chunks
+from ..errors import CodesiftError
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..api import Index
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says so
 
 
-class ContextError(ValueError):
+class ContextError(CodesiftError, ValueError):
     """The request cannot be answered (outside the root, missing file, unknown symbol); says why."""
 
 

@@ -64,6 +64,12 @@ def _users(index: "Index", symbol_name: str, service: str | None, keep: Callable
     """find_usages' answer for ``symbol_name`` and its uses that ``keep`` keeps, one entry per enclosing
     definition (per target when grouped), in find_usages' order. With ``at`` (path, line of one
     definition), only the uses resolving to that one (or to none) are kept."""
+    _, name = _split(symbol_name)
+    prefix = service.rstrip("/") + "/" if service else None
+    if not refs.is_referenced(index.store.db, name, prefix):  # find_usages would answer with semantic guesses
+        defs = [_definition(str(d["path"]), _as_scope(d)) for d in definitions_named(index, symbol_name, name)]
+        note = "" if defs else f"no definition named {symbol_name!r} and no reference to it in the index"
+        return {"source": "static" if defs else "none", "definitions": defs, "usages": [], "note": note}, []
     found = find_usages(index, symbol_name, limit=ALL, service=service, with_context=False)
     uses = [u for u in found["usages"] if keep(u)] if found["source"] == "static" else []
     if at is not None and found.get("groups"):
@@ -180,17 +186,18 @@ def _as_scope(d: dict[str, object]) -> Scope:
 def _resolve(resolver: Resolver, targets: list[dict[str, object]], path: str, line: int, qualifier: str,
              scopes: list[Scope]) -> tuple[dict[str, object] | None, str]:
     """(the definition a call points at, how it was found): ``resolved`` by the receiver, qualifier or
-    imports; ``only definition`` of a bare name; ``name only`` (the one definition of the name, the
-    receiver not tied to it); ``ambiguous`` (several, none picked); ``outside the index`` (none)."""
+    imports; ``only definition`` of a bare name; ``name only`` (the one method of that name, the
+    receiver's type not known); ``ambiguous`` (several, none picked); ``outside the index``."""
     if not targets:
         return None, "outside the index"
     picked = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "")
     if picked != UNRESOLVED:
         hit = dict(zip(labels(targets), targets))[picked]
         return hit, "only definition" if len(targets) == 1 and not qualifier else "resolved"
-    if len(targets) == 1:  # the receiver could not be tied to it: a use by name, as find_usages counts it
+    if len(targets) == 1 and targets[0]["kind"] == "method":  # a receiver of unknown type: maybe it
         return targets[0], "name only"
-    return None, "ambiguous"
+    # several and none picked; or a function reached through something that is not its module (``d.update()``)
+    return None, "ambiguous" if len(targets) > 1 else "outside the index"
 
 
 def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | None = None,
@@ -241,6 +248,6 @@ def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | N
     out.update(depth=depth, total=len(results), in_tests=sum(1 for e in results if e["test"]),
                files=list(files.values()), truncated=truncated, results=results)
     if truncated:
-        out["note"] = (f"stopped after {max_symbols} definitions; lower depth or pass 'Type.name' to follow "
-                       f"one definition")
+        out["note"] = (f"stopped after {max_symbols} definitions, nearest first; lower the depth, narrow with "
+                       f"service, or pass 'Type.name' for one of several definitions")
     return out

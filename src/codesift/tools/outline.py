@@ -1,0 +1,111 @@
+"""outline: a file's symbols (kind, name, signature, line range, first doc line), nested, no bodies.
+
+The symbols are the index's chunks of the file when the file is unchanged since it was indexed, else
+the live file parsed the same way (the answer says which). Module blocks and text windows are not
+symbols and are left out. Nesting follows line containment (a method inside its class) and, for
+Markdown sections, the ``parent`` heading (a section does not contain its subsections' lines).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..indexer import _decode, _digest
+from ..languages import language_for
+from .context import ContextError, safe_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..api import Index
+
+NOT_SYMBOLS = ("module", "window")
+
+
+def first_doc_line(doc: str | None) -> str:
+    """The docstring's first non-empty line, stripped."""
+    for line in (doc or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _item(kind: str, name: str, qualified: str, parent: str | None, start: int, end: int, signature: str,
+          doc: str) -> dict[str, Any]:
+    return {"name": name, "qualified_name": qualified, "kind": kind, "start_line": start, "end_line": end,
+            "signature": " ".join((signature or "").split()), "doc": first_doc_line(doc), "parent": parent,
+            "children": []}
+
+
+def nest(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Items (with ``children`` lists) as a tree, by line containment or the ``parent`` link; the pieces
+    of one long section (same qualified name, back to back) become one item."""
+    items = sorted(items, key=lambda i: (i["start_line"], -i["end_line"]))
+    merged: list[dict[str, Any]] = []
+    for item in items:
+        last = merged[-1] if merged else None
+        if (last is not None and item["kind"] == "section" and last["kind"] == "section"
+                and last["qualified_name"] == item["qualified_name"] and item["start_line"] <= last["end_line"] + 1):
+            last["end_line"] = max(last["end_line"], item["end_line"])
+            continue
+        merged.append(item)
+    roots: list[dict[str, Any]] = []
+    stack: list[dict[str, Any]] = []
+    for item in merged:
+        while stack and not _inside(item, stack[-1]):
+            stack.pop()
+        (stack[-1]["children"] if stack else roots).append(item)
+        stack.append(item)
+    for item in merged:
+        item.pop("parent", None)
+    return roots
+
+
+def _inside(item: dict[str, Any], outer: dict[str, Any]) -> bool:
+    if item.get("parent") and item["parent"] == outer["qualified_name"]:
+        return True
+    return (outer["start_line"] <= item["start_line"] and item["end_line"] <= outer["end_line"]
+            and (outer["start_line"], outer["end_line"]) != (item["start_line"], item["end_line"]))
+
+
+def flatten(tree: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]:
+    """The tree in reading order, each item with its ``depth`` and without ``children``."""
+    out: list[dict[str, Any]] = []
+    for item in tree:
+        out.append({**{k: v for k, v in item.items() if k != "children"}, "depth": depth})
+        out.extend(flatten(item["children"], depth + 1))
+    return out
+
+
+def outline(index: "Index", file_path: str) -> dict[str, Any]:
+    """The symbols of ``file_path`` (relative to the root, or absolute under it), nested, no bodies."""
+    full, rel = safe_path(index.root, file_path)
+    if not full.is_file():
+        raise ContextError(f"no such file in the indexed root: {rel}")
+    try:
+        with open(full, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ContextError(f"cannot read {rel}: {exc.strerror or exc}") from None
+    row = index.store.db.execute("SELECT id, hash, language FROM files WHERE path = ?", (rel,)).fetchone()
+    text, _ = _decode(data)
+    language = (row[2] if row else None) or language_for(rel) or "text"
+    if row is not None and row[1] == _digest(data):
+        rows = index.store.db.execute(
+            "SELECT kind, name, qualified_name, parent, start_line, end_line, signature, docstring FROM chunks "
+            f"WHERE file_id = ? AND kind NOT IN ({','.join('?' * len(NOT_SYMBOLS))})", (row[0], *NOT_SYMBOLS))
+        items = [_item(*r) for r in rows]
+        source = "index"
+    else:
+        from ..parse import extract_chunks
+
+        items = [_item(c.kind, c.name, c.qualified_name, c.parent, c.start_line, c.end_line, c.signature,
+                       c.docstring)
+                 for c in extract_chunks(text, language, rel) if c.kind not in NOT_SYMBOLS]
+        source = "live"
+    notes = []
+    if source == "live":
+        notes.append("the file changed since it was indexed: outline of its current content" if row is not None
+                     else "the file is not in the index: outline parsed from the file as it is")
+    symbols = nest(items)
+    return {"path": rel, "language": language, "source": source, "changed_since_indexed": source == "live",
+            "total_lines": text.count("\n") + (0 if text.endswith("\n") or not text else 1),
+            "count": len(flatten(symbols)), "symbols": symbols, "notes": notes}
