@@ -52,3 +52,29 @@ def test_every_deliberate_error_shares_one_base_class():
         assert issubclass(getattr(codesift, name), CodesiftError), name
     assert issubclass(FilterError, CodesiftError) and issubclass(ContextError, CodesiftError)
     assert issubclass(codesift.InputError, ValueError)  # and still the built-in callers catch
+
+
+def test_result_limits_are_the_same_on_the_api_cli_and_mcp(repo):
+    from click.testing import CliRunner
+
+    from codesift.cli import main
+    from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
+    from codesift.mcp_args import Limit, UsageLimit
+
+    with Index(repo, config=Config(embedder="none")) as idx:
+        idx.update(embed=False)
+        for bad in (0, MAX_SEARCH_LIMIT + 1):
+            with pytest.raises(InputError, match=f"from 1 to {MAX_SEARCH_LIMIT:,}"):
+                idx.search("redirect", limit=bad)
+        with pytest.raises(InputError, match=f"from 1 to {MAX_USAGES_LIMIT:,}"):
+            idx.find_usages("rebuild_auth", limit=MAX_USAGES_LIMIT + 1)
+        assert idx.search("redirect", limit=MAX_SEARCH_LIMIT).results
+    runner = CliRunner()
+    out = runner.invoke(main, ["search", "redirect", "--root", str(repo), "-n", str(MAX_SEARCH_LIMIT + 1)])
+    assert out.exit_code == 2
+    out = runner.invoke(main, ["usages", "x", "--root", str(repo), "-n", str(MAX_USAGES_LIMIT + 1)])
+    assert out.exit_code == 2
+    bounds = {type(m).__name__: m for m in Limit.__metadata__[0].metadata}
+    assert bounds["Le"].le == MAX_SEARCH_LIMIT and bounds["Ge"].ge == 1
+    bounds = {type(m).__name__: m for m in UsageLimit.__metadata__[0].metadata}
+    assert bounds["Le"].le == MAX_USAGES_LIMIT

@@ -81,6 +81,8 @@ async def stdio_scenario(repo: Path, errlog) -> dict:
             for key, (name, args) in calls.items():
                 out[key] = await session.call_tool(name, args)
             out["status"] = await wait_embedded(session)
+            # Hybrid ranking needs the vectors (until then searches rank by keywords and say so).
+            out["search"] = await session.call_tool(*calls["search"])
             hit = (await session.call_tool("search_code", {"query": "rebuild_auth"})).structured_content["results"][0]
             out["hit"] = hit
             out["similar"] = await session.call_tool("find_similar", {"result_id": hit["id"], "limit": 3})

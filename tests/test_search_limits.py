@@ -57,3 +57,21 @@ def test_keyword_results_for_any_limit_are_the_head_of_fifty(source_index):
 def test_hybrid_results_for_any_limit_are_the_head_of_fifty(index):
     for query in _queries()[:60]:
         _assert_heads(index, query, "hybrid")
+
+
+def test_merged_passages_name_the_main_symbol_and_count_the_nearby_ones(tmp_path):
+    from codesift.config import Config
+    from codesift.rank.pipeline import RankSettings
+
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "m.py").write_text(
+        "def parse_header(line):\n    return line.split(':')\n\n"
+        "def parse_header_value(value):\n    return value.strip()\n"
+    )
+    with Index(root, config=Config(embedder="none", rank=RankSettings(name_match=False))) as idx:
+        idx.update(embed=False)
+        top = idx.search("parse header", mode="keyword").results[0]
+    assert top.nearby and top.name in ("parse_header", "parse_header_value") and "+" not in top.qualified_name
+    assert top.title == f"{top.qualified_name} +{len(top.nearby)} nearby"
+    assert top.to_dict()["nearby"] == top.nearby

@@ -16,7 +16,7 @@ from .embed import EmbeddingUnavailable, load_embedder
 from .filters import build_filters
 from .embed.base import Embedder, release_batch
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
-from .limits import check_query
+from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .expand import Expander
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
@@ -276,8 +276,7 @@ class Index:
         """
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        if limit <= 0:
-            raise ValueError("limit must be a positive integer")
+        check_limit(limit, MAX_SEARCH_LIMIT)
         if threshold is not None and not 0 <= threshold <= 1:
             raise ValueError("threshold must be between 0 and 1")
         if offset < 0:
@@ -391,6 +390,7 @@ class Index:
         """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
         from .tools.usages import find_usages
 
+        check_limit(limit, MAX_USAGES_LIMIT)
         return find_usages(self, symbol_name, limit=limit, service=service)
 
     def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
+
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
 
@@ -185,7 +187,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
 # are taken as the query instead of failing as a bad option.
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("query")
-@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, MAX_SEARCH_LIMIT))
 @click.option("--path", "path_filter", help="Path prefix or glob (e.g. src/ or '**/*.py').")
 @click.option("--lang", "language", help="Language(s), comma-separated (python,go,...).")
 @click.option("--kind", help="Symbol kind(s), comma-separated (function,method,class,...).")
@@ -234,7 +236,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
 
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
-@click.option("--limit", "-n", default=500, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--limit", "-n", default=500, show_default=True, type=click.IntRange(1, MAX_USAGES_LIMIT))
 @click.option("--service", help="Only references under this top-level folder.")
 @click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, kind, enclosing}.")

@@ -11,6 +11,15 @@ from .errors import CodesiftError
 
 MAX_QUERY_CHARS = 2_000  # a search query: far more than any question; a pasted file is not a query
 MAX_NAME_CHARS = 300  # a (qualified) symbol name for find_symbol / find_usages
+MAX_SEARCH_LIMIT = 1_000  # results of one search (page on with offset)
+MAX_USAGES_LIMIT = 10_000  # references listed by one find_usages call
+
+
+def check_limit(limit: object, most: int, what: str = "limit") -> int:
+    """A result count between 1 and ``most``; refuses anything else with the range in the message."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= most:
+        raise InputError(f"{what} must be a whole number from 1 to {most:,}, got {limit!r}")
+    return limit
 
 
 class InputError(CodesiftError, ValueError):

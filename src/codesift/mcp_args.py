@@ -11,12 +11,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .limits import MAX_NAME_CHARS, MAX_QUERY_CHARS
+from .limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
 from .tools import markdown as md
 
 Query = Annotated[str, Field(description=f"What to look for, in words or identifiers (at most {MAX_QUERY_CHARS:,} "
                                          "characters).", json_schema_extra={"maxLength": MAX_QUERY_CHARS})]
-Limit = Annotated[int, Field(ge=1, le=100, description="Maximum number of results (1-100).")]
+Limit = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, description=f"Maximum number of results (1-{MAX_SEARCH_LIMIT:,}).")]
 Offset = Annotated[int, Field(ge=0, le=10_000, description="Skip this many results (paging: use the "
                                                              "offset a truncated answer names).")]
 Service = Annotated[str | None, Field(description="Top-level folder to search in (see list_sources), e.g. 'src'.")]
@@ -39,7 +39,8 @@ SymbolType = Annotated[str | list[str] | None, Field(description="Kind(s): funct
 Exact = Annotated[bool, Field(description="Only exact (qualified) name matches.")]
 UsedName = Annotated[str, Field(description="The name whose uses to find, e.g. 'rebuild_auth'.",
                                 json_schema_extra={"maxLength": MAX_NAME_CHARS})]
-UsageLimit = Annotated[int, Field(ge=1, le=500, description="Maximum number of usages (1-500).")]
+UsageLimit = Annotated[int, Field(ge=1, le=MAX_USAGES_LIMIT,
+                                  description=f"Maximum number of usages (1-{MAX_USAGES_LIMIT:,}).")]
 FilePath = Annotated[str, Field(min_length=1, description="Path relative to the indexed root, e.g. 'src/app.py'.")]
 SymbolName = Annotated[str | None, Field(description="Show only this definition: 'rebuild_auth' or 'Class.method'.")]
 GitRef = Annotated[str | None, Field(description="A git revision to read instead of the working tree: 'HEAD~1'.")]

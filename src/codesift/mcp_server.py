@@ -27,7 +27,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, ValidationError
 
 from .embed.base import release_batch
-from .limits import check_name, check_query
+from .limits import MAX_USAGES_LIMIT, check_name, check_query
 from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Limit, MaxChars, Mode, Name, Offset,
                        PathFilter, Query, ResultId, Service, SimilarLimit, StartLine, SymbolLimit, SymbolName,
                        SymbolType, Threshold, UsageLimit, UsedName)
@@ -379,7 +379,7 @@ def build_server(service: IndexService) -> CodesiftMCP:
         max_chars = md.clamp_max_chars(max_chars)
 
         def work(index: "Index") -> md.Rendered:
-            found = index.find_usages(symbol_name, limit=limit + offset, service=service)
+            found = index.find_usages(symbol_name, limit=min(limit + offset, MAX_USAGES_LIMIT), service=service)
             return md.render_usages(usages_payload(found, symbol_name=symbol_name, offset=offset, limit=limit),
                                     max_chars)
         return await answer("find_usages", svc, work, refresh=True, check=lambda: check_name(symbol_name))
