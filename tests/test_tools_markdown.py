@@ -207,3 +207,62 @@ def test_usages_of_nothing_and_guesses_say_so():
                                            "score": 0.5}]}).text
     assert guess.startswith("No static references to `f`.") and "> note: these are semantic guesses" in guess
     assert "- `a.py:1` guess in `g` (score 0.50)" in guess
+
+
+def test_answers_end_with_the_next_useful_call():
+    """Each answer names the call that usually comes next, with the values from its first item."""
+    searched = md.render_search(search([result()])).text
+    assert searched.endswith("Next: get_code_context(file_path='src/http/sessions.py', "
+                             "symbol_name='SessionRedirectMixin.rebuild_auth') reads #1 in full; "
+                             "find_usages('SessionRedirectMixin.rebuild_auth') its uses; "
+                             "drill_down(result_id=101) the same concern in other files.")
+    section = md.render_search(search([result(kind="section", language="markdown", start_line=40)],
+                                      embedding_status="keyword_only", coverage=0.0)).text
+    assert "get_code_context(file_path='src/http/sessions.py', start_line=40) reads #1" in section
+    assert "find_usages" not in section.split("Next:")[1] and "drill_down" not in section  # no vectors yet
+    assert "`grep_code` for exact text" in md.render_search(search([])).text
+    sym = {k: v for k, v in result().items() if k != "snippet"}
+    assert "get_code_context(file_path='src/http/sessions.py', symbol_name='SessionRedirectMixin.rebuild_auth') " \
+           "reads #1's body" in md.render_symbols({"name": "re", "results": [sym]}).text
+    similar = md.render_similar({"result_id": 7, "results": [{**sym, "score": 0.5}]}).text
+    assert "Next: get_code_context(" in similar and "drill_down" in similar.split("Next:")[1]
+    summary = md.render_summary({"query": "a", "results": [{"path": "a.py", "score": 0.5}]}).text
+    assert "Next: get_file_outline(file_path='a.py')" in summary
+    sources = md.render_sources({"root": "/r", "results": [{"service": ".", "files": 1, "symbols": 1},
+                                                           {"service": "src", "files": 2, "symbols": 7}]}).text
+    assert sources.endswith("Next: get_repo_map(service='src') lists a folder's most important definitions.")
+
+
+def test_usages_and_context_point_to_the_call_graph():
+    uses = [{"path": "src/a.py", "line": 3, "kind": "call", "enclosing": "main", "text": "f(x)"},
+            {"path": "src/b.py", "line": 1, "kind": "import"}]
+    mcp = md.render_usages({"symbol_name": "f", "limit": 5, "results": uses}).text
+    assert mcp.endswith("Next: get_code_context(file_path='src/a.py', symbol_name='main') reads the first use in "
+                        "context; callers('f') lists the calling definitions, impact('f') everything that reaches it.")
+    top = md.render_usages({"symbol_name": "f", "limit": 5, "results": uses[1:]}).text
+    assert "get_code_context(file_path='src/b.py', start_line=1)" in top  # a module-level use: by line
+    cli = md.render_usages({"symbol_name": "f", "results": uses}).text  # the CLI's payload has no limit
+    assert cli.endswith("Next: `codesift callers f` lists the calling definitions, `codesift impact f` everything "
+                        "that reaches it.")
+    nothing = md.render_usages({"symbol_name": "Nope", "limit": 5, "results": [], "source": "none"}).text
+    assert "Next: grep_code('Nope') finds the text anywhere" in nothing
+    code = "\n".join(f"line {n}" for n in range(1, 11))
+    one = {"path": "a.py", "language": "python", "start_line": 1, "end_line": 10, "total_lines": 10, "code": code,
+           "symbol": {"qualified_name": "C.f", "kind": "method", "start_line": 1, "end_line": 10}}
+    assert md.render_context(one).text.endswith("Next: callers('C.f') / find_usages('C.f') show who uses it; "
+                                                "callees('C.f') what it calls.")
+    big = {**one, "symbol": None, "end_line": 400, "total_lines": 400,
+           "code": "\n".join(f"line {n}" for n in range(1, 401))}
+    cut = md.render_context(big, max_chars=2000).text
+    assert len(cut) <= 2000 and cut.endswith(", or get_file_outline(file_path='a.py') to pick a definition")
+    whole = md.render_context({**big, "end_line": 10, "total_lines": 10, "code": code}).text
+    assert whole.endswith("Next: get_file_outline(file_path='a.py') lists its definitions in one screen.")
+
+
+def test_a_long_next_line_still_fits_the_budget():
+    long_name = "Very" * 60
+    results = [result(i, qualified_name=long_name, path="src/" + "deep/" * 30 + "x.py", snippet="x = 1\n" * 5)
+               for i in range(1, 10)]
+    for budget in (1000, 1500, 3000):
+        out = md.render_search(search(results, limit=9), max_chars=budget)
+        assert len(out.text) <= budget, budget

@@ -11,11 +11,14 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
+
 from .config import INDEX_DIR_NAME, Config, load_config
 from .embed import EmbeddingUnavailable, load_embedder
 from .filters import build_filters
 from .embed.base import Embedder, release_batch
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
+from .grammar_status import grammar_failures
 from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .expand import Expander
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
@@ -111,6 +114,7 @@ class Index:
         self._query_pool: ThreadPoolExecutor | None = None
         self._sources: tuple[str | None, list[dict[str, object]]] = (None, [])
         self._embedded: tuple[int, int] = (-1, 0)
+        self._preamble_vectors: dict[str, np.ndarray] = {}
         self._expander = Expander(self.config, self.store, self.folder)  # query expansion (off by default)
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -198,6 +202,19 @@ class Index:
             self._main_language = (gen, row[0] if row else "")
         lang = self._main_language[1]
         return f"{lang} function: " if lang else "function: "
+
+    def _query_vector(self, embedder: Embedder, preamble: str, query: str) -> np.ndarray:
+        """The query's vector; with ``preamble_debias`` λ, minus λ × the preamble's own vector, so that
+        chunks whose embedding is mostly their preamble (short ones) stop matching every query:
+        ``(q − λp)·d = cos(q, d) − λ·cos(p, d)``."""
+        vec = embedder.embed_query(preamble + query)
+        debias = self.config.rank.preamble_debias
+        if debias > 0 and preamble:
+            if preamble not in self._preamble_vectors:
+                self._preamble_vectors[preamble] = embedder.embed_query(preamble.strip())
+            vec = vec - debias * self._preamble_vectors[preamble]
+            vec = vec / (float(np.linalg.norm(vec)) or 1.0)
+        return vec
 
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
@@ -304,7 +321,7 @@ class Index:
         if embedder is not None and not partial:
             # The query is embedded on another core while this thread opens the vector index and runs
             # the keyword retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query.
-            pending = self._query_thread().submit(embedder.embed_query, self._query_preamble(filters) + query)
+            pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query)
             vectors = self._vector_index(embedder)
         failed: list[EmbeddingUnavailable] = []
 
@@ -502,6 +519,8 @@ class Index:
             "embedding_status": "ok" if embedder is not None else "keyword_only",
             "last_update": float(last) if last else None,
             "quarantined": {path: err for path, (_, _, err) in sorted(quarantined.items())},
+            # language -> {error, files}: grammars that failed to load, their files indexed as line windows
+            "grammar_errors": grammar_failures(self.store),
         }
         if embedder is None and self._embed_error is not None:
             status["embedding_reason"] = self._embed_error.reason

@@ -120,7 +120,9 @@ def main() -> None:
 @click.option("--no-embed", is_flag=True, help="Keyword index only; embed later with another `index`.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool) -> None:
+@click.option("--dry-run", is_flag=True, help="Write nothing: say which files would be indexed, which skipped and "
+              "why, and estimate chunks and embedding time (see also `codesift doctor`).")
+def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool, dry_run: bool) -> None:
     """Index PATH (default: the current directory), incrementally."""
     from rich.console import Console
     from rich.markup import escape
@@ -130,6 +132,11 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         _fail(f"no such directory: {target}")
     if not target.is_dir():
         _fail(f"not a directory: {target}")
+    if dry_run:  # before --rebuild: a dry run deletes nothing either
+        from .cli_doctor import dry_run_command
+
+        dry_run_command(target, as_json=as_json, time_model=not no_embed, quiet=quiet)
+        return
     if rebuild:
         from .config import INDEX_DIR_NAME, load_config
 
@@ -162,7 +169,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         "coverage": status["coverage"], "skipped": stats.skipped, "warnings": stats.warnings,
         "warned_files": dict(sorted(stats.warned_files.items())[:200]),
         "parse_seconds": round(stats.parse_seconds, 2), "embed_seconds": round(stats.embed_seconds, 2),
-        "embedding_status": status["embedding_status"],
+        "embedding_status": status["embedding_status"], "grammar_errors": stats.grammar_errors,
     }
     if as_json:
         click.echo(json.dumps(summary, indent=2))
@@ -178,6 +185,9 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         console.print("skipped: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.skipped.items())))
     if stats.warnings:
         console.print(escape(warnings_line(stats.warnings, stats.warned_files)))
+    for lang, error in sorted(stats.grammar_errors.items()):
+        console.print(f"[yellow]{lang} grammar failed to load[/]: its files were indexed as line windows "
+                      f"(no symbols, no usages): {escape(error)}")
     if status["embedding_status"] != "ok":
         console.print(f"[yellow]keyword-only[/]: {escape(str(status.get('embedding_reason')))}; "
                       f"fix: {escape(str(status.get('embedding_fix')))}")
@@ -394,7 +404,8 @@ def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, wa
     if http:
         if host not in ("127.0.0.1", "localhost", "::1"):
             click.echo(f"codesift: warning: serving {idx.root} without authentication on {host}", err=True)
-        click.echo(f"codesift: serving {idx.root} on http://{host}:{port}/mcp", err=True)
+        click.echo(f"codesift: serving {idx.root} on http://{host}:{port}/mcp (MCP) and http://{host}:{port}/ "
+                   "(search page)", err=True)
     try:
         run_server(idx, http=http, host=host, port=port, embed=not no_embed, watch=watch_files)
     except KeyboardInterrupt:
@@ -408,25 +419,37 @@ def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, wa
 @click.option("--print", "print_only", is_flag=True, help="Print the config instead of writing it.")
 @click.option("--path", "root", default=".", type=click.Path(), show_default=True, help="The project to serve.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="Write this config file instead.")
-def init(client: str, print_only: bool, root: str, config_file: str | None) -> None:
-    """Register `codesift serve` for CLIENT (claude-code, claude-desktop, cursor, vscode, codex)."""
-    from .init_clients import InitError, install, snippet, spec_for
+@click.option("--instructions", is_flag=True, help="Also add a block saying when to use which codesift tool to the "
+              "client's instruction file(s) (AGENTS.md; CLAUDE.md and a skill; a Cursor rule; "
+              ".github/copilot-instructions.md); text outside the block is never changed.")
+def init(client: str, print_only: bool, root: str, config_file: str | None, instructions: bool) -> None:
+    """Register `codesift serve` for CLIENT (claude-code, claude-desktop, cursor, vscode, codex); with
+    --instructions also tell the agent when to use which tool (CLIENT `generic`: only AGENTS.md)."""
+    from . import init_instructions as guide
+    from .init_clients import CLIENTS, InitError, install, snippet
 
     target = Path(root).expanduser()
+    cfg = Path(config_file).expanduser() if config_file else None
     try:
-        spec = spec_for(client)
+        config = guide.wants_config(client, instructions, print_only)
         if not target.is_dir():
             _fail(f"no such directory: {root}" if not target.exists() else f"not a directory: {root}")
         target = target.resolve()
         if print_only:
-            click.echo(snippet(client, target), nl=False)
+            click.echo(guide.print_text(client, target, cfg) if instructions else snippet(client, target), nl=False)
             return
-        result = install(client, target, Path(config_file).expanduser() if config_file else None)
+        planned = guide.plan(client, target) if instructions else []  # refused before anything is written
+        result = install(client, target, cfg) if config else None
+        guide.write(planned)
     except InitError as exc:
         _fail(str(exc))
-    verb = "updated" if result.replaced else "added"
-    click.echo(f"codesift: {verb} MCP server 'codesift' for {target} in {result.path}; restart {spec.label} to use it")
+    if result is not None:
+        verb = "updated" if result.replaced else "added"
+        click.echo(f"codesift: {verb} MCP server 'codesift' for {target} in {result.path}; "
+                   f"restart {CLIENTS[client].label} to use it")
+    for p in planned:
+        click.echo(f"codesift: {p.said} {p.path}")
 
 
 # Commands kept in their own modules join the group when these are imported.
-from . import cli_graph, cli_nav  # noqa: E402, F401
+from . import cli_doctor, cli_graph, cli_nav  # noqa: E402, F401

@@ -11,6 +11,10 @@ Both then apply the same filters: ``.codesiftignore`` files (root and nested) pl
 ``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
 vendored/generated trees, lockfiles, minified bundles, generated code, size limit, binary sniff.
 ``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
+``include`` patterns (:mod:`codesift.include`) do that: a file they match is kept although git ignores
+it, it lies in a vendored folder or its name marks it generated; ``.codesiftignore`` still wins.
+With ``explain``, paths left out by an ignore rule are reported too (``Discovery.ignored``), for
+``codesift index --dry-run``.
 
 Symlinked directories are never followed: a target inside root is walked under its real path
 anyway (following would duplicate or loop, which is also what git does), one outside is out of
@@ -26,9 +30,11 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pathspec import GitIgnoreSpec
+
+from .include import IncludeRules
 
 __all__ = ["SourceFile", "Discovery", "discover", "is_binary"]
 
@@ -82,6 +88,9 @@ class Discovery:
     files: list[SourceFile]  # sorted by path
     skipped: dict[str, str]  # relative path (dirs end in "/") -> reason; plain ignores not listed
     mode: str = "walk"  # "git" or "walk": how candidates were listed
+    # With explain=True: path (dirs end in "/") -> "gitignore" | "codesiftignore" for what ignore rules drop.
+    ignored: dict[str, str] = field(default_factory=dict)
+    included: list[str] = field(default_factory=list)  # kept only because an include pattern asks for them
 
 
 def is_binary(head: bytes) -> bool:
@@ -185,6 +194,15 @@ def _git_ls_files(root: str) -> list[str] | None:
     return list(dict.fromkeys(os.fsdecode(p) for p in proc.stdout.split(b"\0") if p))
 
 
+def _git_ignored(root: str) -> list[str]:
+    """Untracked paths under root that git ignores, ignored folders collapsed to "dir/"."""
+    proc = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory",
+                "--no-empty-directory")
+    if proc is None or proc.returncode != 0:
+        return []
+    return [os.fsdecode(p) for p in proc.stdout.split(b"\0") if p]
+
+
 def _git_ignores_root(root: str) -> bool:
     """True when root itself is git-ignored (e.g. a virtualenv or build dir inside a repo)."""
     proc = _git(root, "check-ignore", "-q", "--", root)
@@ -243,26 +261,46 @@ def _follow_link(abspath: str, root_real: str) -> tuple[str | None, os.stat_resu
 class _Collector:
     """Shared per-file checks and the output being built."""
 
-    def __init__(self, root: str, max_file_size: int, known: Mapping[str, tuple[int, float]] | None = None) -> None:
+    def __init__(self, root: str, max_file_size: int, known: Mapping[str, tuple[int, float]] | None = None,
+                 include: IncludeRules | None = None, explain: bool = False) -> None:
         self.root = root
         self.known = known or {}
         self.root_real = os.path.realpath(root)
         self.max_file_size = max_file_size
+        self.include = include or IncludeRules()
+        self.explain = explain
         self.files: list[SourceFile] = []
         self.skipped: dict[str, str] = {}
+        self.ignored: dict[str, str] = {}
+        self.included: list[str] = []
 
     def skip(self, rel: str, reason: str) -> None:
         # Keys must survive UTF-8 encoding downstream (JSON, SQLite, terminal).
         self.skipped[rel.encode("utf-8", "backslashreplace").decode("utf-8")] = reason
 
-    def add(self, rel: str, abspath: str) -> None:
-        """Apply name/stat/content checks to one candidate file (ignore rules already passed)."""
+    def note(self, rel: str, is_dir: bool, reason: str) -> None:
+        """With ``explain``: remember a path an ignore rule dropped (such paths are not listed otherwise)."""
+        if self.explain:
+            key = rel.rstrip("/") + "/" if is_dir else rel
+            self.ignored[key.encode("utf-8", "backslashreplace").decode("utf-8")] = reason
+
+    def _keep(self, rel: str, abspath: str, st: os.stat_result, rescued: bool) -> None:
+        self.files.append(SourceFile(rel, abspath, st.st_size, st.st_mtime))
+        if rescued:
+            self.included.append(rel)
+
+    def add(self, rel: str, abspath: str, rescued: bool = False) -> None:
+        """Apply name/stat/content checks to one candidate file (ignore rules already passed).
+
+        ``rescued``: the file is only a candidate because an include pattern asks for it."""
         try:
             rel.encode("utf-8")
         except UnicodeEncodeError:
             self.skip(rel, "undecodable_name")
             return
         reason = _name_reason(rel.rpartition("/")[2])
+        if reason and reason != "binary" and self.include.matches(rel):
+            reason, rescued = None, True  # asked for: generated, minified or a lockfile all the same
         if reason:
             self.skip(rel, reason)
             return
@@ -292,7 +330,7 @@ class _Collector:
         if self.known.get(rel) == (st.st_size, st.st_mtime):
             # Indexed as text before and unchanged since: no need to open it again (a warm re-scan of
             # 4k files spent a third of its time on these sniffs).
-            self.files.append(SourceFile(rel, abspath, st.st_size, st.st_mtime))
+            self._keep(rel, abspath, st, rescued)
             return
         try:
             # Raw os-level read: no buffered file object for a single 8 KiB sniff.
@@ -307,14 +345,15 @@ class _Collector:
         if is_binary(head):
             self.skip(rel, "binary")
             return
-        self.files.append(SourceFile(rel, abspath, st.st_size, st.st_mtime))
+        self._keep(rel, abspath, st, rescued)
 
 
 # --------------------------------------------------------------------------- modes
 def _discover_git(col: _Collector, paths: list[str], cs_root: _Chain, index_dir: str) -> None:
     root = col.root
     sep = os.sep
-    # reldir ("a/b/") -> (state, chain); state None = walk on, "drop" = contents not wanted.
+    # reldir ("a/b/") -> (state, chain); state None = walk on, "drop" = contents not wanted,
+    # "only" = a vendored folder that include patterns may take files from.
     dirs: dict[str, tuple[str | None, _Chain]] = {"": (None, cs_root)}
 
     def dir_info(reldir: str) -> tuple[str | None, _Chain]:
@@ -325,17 +364,21 @@ def _discover_git(col: _Collector, paths: list[str], cs_root: _Chain, index_dir:
         parent = parent + "/" if parent else ""
         pstate, pchain = dir_info(parent)
         absdir = os.path.join(root, reldir[:-1].replace("/", sep))
-        if pstate is not None:
-            info: tuple[str | None, _Chain] = (pstate, pchain)
-        elif name in VCS_DIRS or (not parent and name == index_dir) or _ignored(pchain, reldir[:-1], True):
+        if pstate == "drop" or name in VCS_DIRS or (not parent and name == index_dir):
+            info: tuple[str | None, _Chain] = ("drop", pchain)
+        elif _ignored(pchain, reldir[:-1], True):
+            col.note(reldir, True, "codesiftignore")
             info = ("drop", pchain)
-        elif _is_vendored_dir(
+        elif pstate is None and _is_vendored_dir(
             name, absdir, lambda m: os.path.exists(os.path.join(root, (parent + m).replace("/", sep)))
         ):
-            col.skip(reldir, "vendored")
-            info = ("drop", pchain)
+            if col.include.may_contain(reldir):
+                info = ("only", _extend(pchain, reldir, os.path.join(absdir, ".codesiftignore")))
+            else:
+                col.skip(reldir, "vendored")
+                info = ("drop", pchain)
         else:
-            info = (None, _extend(pchain, reldir, os.path.join(absdir, ".codesiftignore")))
+            info = (pstate, _extend(pchain, reldir, os.path.join(absdir, ".codesiftignore")))
         dirs[reldir] = info
         return info
 
@@ -344,11 +387,30 @@ def _discover_git(col: _Collector, paths: list[str], cs_root: _Chain, index_dir:
         rel = rel.rstrip("/")
         head, _, name = rel.rpartition("/")
         state, chain = dir_info(head + "/" if head else "")
-        if state is not None or _ignored(chain, rel, is_dir):
+        if state == "drop" or (not head and name == index_dir):
             continue
-        if not head and name == index_dir:
+        if _ignored(chain, rel, is_dir):
+            col.note(rel, is_dir, "codesiftignore")
             continue
-        col.add(rel, os.path.join(root, rel.replace("/", sep)))
+        if state == "only" and not col.include.matches(rel):
+            continue
+        col.add(rel, os.path.join(root, rel.replace("/", sep)), rescued=state == "only")
+    if not (col.include or col.explain):
+        return
+    # What git ignores: reported with explain, and searched for files the include patterns ask for.
+    for rel in _git_ignored(root):
+        is_dir = rel.endswith("/")
+        rel = rel.rstrip("/")
+        head, _, name = rel.rpartition("/")
+        state, chain = dir_info(head + "/" if head else "")
+        if state == "drop" or name in VCS_DIRS or (not head and name == index_dir) or _ignored(chain, rel, is_dir):
+            continue
+        if is_dir and col.include.may_contain(rel + "/"):
+            _discover_walk(col, (), (), index_dir, start=(rel + "/", chain))
+        elif not is_dir and col.include.matches(rel):
+            col.add(rel, os.path.join(root, rel.replace("/", sep)), rescued=True)
+        else:
+            col.note(rel, is_dir, "gitignore")
 
 
 def _ancestor_chain(root: str) -> _Chain:
@@ -370,18 +432,25 @@ def _ancestor_chain(root: str) -> _Chain:
     return chain
 
 
-def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], index_dir: str) -> None:
+def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], index_dir: str,
+                   start: tuple[str, _Chain] | None = None) -> None:
+    """Walk root; or, with ``start`` = (reldir, .codesiftignore chain), only that ignored folder, keeping
+    the files the include patterns ask for."""
     root = col.root
+    top = root if start is None else os.path.join(root, start[0].rstrip("/").replace("/", os.sep))
     visited: set[tuple[int, int]] = set()
     try:
-        st = os.stat(root)
+        st = os.stat(top)
         visited.add((st.st_dev, st.st_ino))
     except OSError:
         pass
-    # (reldir with trailing "/" or "", absdir, inherited .gitignore chain, .codesiftignore chain)
-    stack: list[tuple[str, str, _Chain, _Chain]] = [("", root, git_root, ())]
+    # (reldir with trailing "/" or "", absdir, inherited .gitignore chain, .codesiftignore chain,
+    #  whether only files asked for by include patterns are kept)
+    stack: list[tuple[str, str, _Chain, _Chain, bool]] = (
+        [("", root, git_root, (), False)] if start is None else [(start[0], top, (), start[1], True)]
+    )
     while stack:
-        reldir, absdir, gchain, cchain = stack.pop()
+        reldir, absdir, gchain, cchain, only = stack.pop()
         try:
             with os.scandir(absdir) as it:
                 entries = list(it)
@@ -389,7 +458,7 @@ def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], i
             col.skip(reldir or "./", "unreadable")
             continue
         names = {e.name for e in entries}
-        if ".gitignore" in names:
+        if ".gitignore" in names and not only:
             gchain = _extend(gchain, reldir, os.path.join(absdir, ".gitignore"))
         if ".codesiftignore" in names or (not reldir and cs_extra):
             cchain = _extend(cchain, reldir, os.path.join(absdir, ".codesiftignore"),
@@ -403,14 +472,26 @@ def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], i
                 is_dir = False
             if is_dir and (name in VCS_DIRS or (not reldir and name == index_dir)):
                 continue
-            if _ignored(gchain, rel, is_dir) or _ignored(cchain, rel, is_dir):
+            if _ignored(cchain, rel, is_dir):
+                col.note(rel, is_dir, "codesiftignore")
                 continue
+            sub_only = only
+            if not only and _ignored(gchain, rel, is_dir):
+                if not (col.include.may_contain(rel + "/") if is_dir else col.include.matches(rel)):
+                    col.note(rel, is_dir, "gitignore")
+                    continue
+                sub_only = True
             if not is_dir:
-                col.add(rel, e.path)
+                if not sub_only or col.include.matches(rel):
+                    col.add(rel, e.path, rescued=sub_only)
                 continue
-            if _is_vendored_dir(name, e.path, names.__contains__):
-                col.skip(rel + "/", "vendored")
+            if sub_only and not col.include.may_contain(rel + "/"):
                 continue
+            if not sub_only and _is_vendored_dir(name, e.path, names.__contains__):
+                if not col.include.may_contain(rel + "/"):
+                    col.skip(rel + "/", "vendored")
+                    continue
+                sub_only = True
             try:
                 dst = e.stat(follow_symlinks=False)
             except OSError:
@@ -421,7 +502,7 @@ def _discover_walk(col: _Collector, git_root: _Chain, cs_extra: Sequence[str], i
                 col.skip(rel + "/", "symlink_loop")
                 continue
             visited.add(key)
-            stack.append((rel + "/", e.path, gchain, cchain))
+            stack.append((rel + "/", e.path, gchain, cchain, sub_only))
 
 
 def discover(
@@ -431,11 +512,14 @@ def discover(
     extra_ignores: Sequence[str] = (),
     index_dir_name: str = ".codesift",
     known: Mapping[str, tuple[int, float]] | None = None,
+    include: Sequence[str] = (),
+    explain: bool = False,
 ) -> Discovery:
     """List indexable source files under `root`, with reasons for the notable ones skipped.
 
     ``known`` maps paths indexed before to their (size, mtime): such files, unchanged, are not opened
-    again to check that they are text.
+    again to check that they are text. ``include``: gitignore-style patterns of files to keep although
+    git or a default rule leaves them out. ``explain``: also report what ignore rules dropped.
 
     Raises FileNotFoundError / NotADirectoryError when `root` is missing or not a directory.
     """
@@ -444,7 +528,7 @@ def discover(
         raise FileNotFoundError(f"no such directory: {os.fspath(root)}")
     if not os.path.isdir(root_s):
         raise NotADirectoryError(f"not a directory: {os.fspath(root)}")
-    col = _Collector(root_s, max_file_size, known)
+    col = _Collector(root_s, max_file_size, known, IncludeRules(include), explain)
     extra = list(extra_ignores)
     paths: list[str] | None = None
     in_repo = _find_git_top(root_s) is not None
@@ -461,4 +545,5 @@ def discover(
         _discover_walk(col, _ancestor_chain(root_s) if in_repo else (), extra, index_dir_name)
     col.files.sort(key=lambda f: f.path)
     mode = "git" if paths is not None else "walk"
-    return Discovery(files=col.files, skipped=dict(sorted(col.skipped.items())), mode=mode)
+    return Discovery(files=col.files, skipped=dict(sorted(col.skipped.items())), mode=mode,
+                     ignored=dict(sorted(col.ignored.items())), included=sorted(col.included))

@@ -370,7 +370,7 @@ class Expander:
                 # Tests are left out: their long descriptive names pair words no implementation pairs.
                 names = [name for name, path in self.store.db.execute(
                     "SELECT qualified_name, path FROM chunks WHERE kind NOT IN ('module','window','section')")
-                    if not (is_test_path(path) or is_example_path(path) or _TEST_NAME.match(name))]
+                    if not (is_test_path(path) or is_example_path(path) or _TEST_NAME.search(name))]
                 vocab = Vocabulary.from_names(names, gen)
                 vocab.save(path)
             self._vocab = vocab

@@ -22,7 +22,9 @@ import numpy as np
 import xxhash
 
 from .config import INDEX_DIR_NAME, Config
+from . import grammar_status
 from .discover import SourceFile, discover
+from .grammar_status import GRAMMAR_FAILED, grammar_failure
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import PARSER_VERSION, Chunk
@@ -54,6 +56,7 @@ class UpdateStats:
     skipped: dict[str, int] = field(default_factory=dict)
     warnings: dict[str, int] = field(default_factory=dict)
     warned_files: dict[str, str] = field(default_factory=dict)  # path (relative to the root) -> warning
+    grammar_errors: dict[str, str] = field(default_factory=dict)  # language -> why its grammar did not load
     interrupted: bool = False
     parse_seconds: float = 0.0
     embed_seconds: float = 0.0
@@ -126,6 +129,7 @@ class Prepared:
     fields: list[tuple[str, str, str, str]] = field(default_factory=list)
     error: BaseException | None = None
     text: str | None = None  # the decoded text, for grep's trigram index (store/grams.py)
+    grammar_error: str | None = None  # the language's grammar failed to load: the file got line windows
 
 
 def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
@@ -144,7 +148,7 @@ def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
     return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields,
-                    text=_decode(data)[0])
+                    text=_decode(data)[0], grammar_error=grammar_failure(language))
 
 
 def _prepare_args(args: tuple[str, str, str | None]) -> Prepared:
@@ -263,6 +267,7 @@ class Indexer:
             self.store.mark_all_changed()
             self.store.set_meta("parser_version", PARSER_VERSION)
             self.store.db.commit()
+        grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
         known = self.store.files()
         found = discover(
             self.root,
@@ -270,6 +275,7 @@ class Indexer:
             extra_ignores=(*self.config.ignore, *self._index_dir_ignore()),
             index_dir_name=INDEX_DIR_NAME,
             known={path: (row.size, row.mtime) for path, row in known.items()},
+            include=self.config.include,
         )
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
         if quarantined:
@@ -331,6 +337,7 @@ class Indexer:
         self.keyword.commit()
         # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
         self._finish_scan({**found.skipped, **self._failed_paths})
+        grammar_status.save(self.store, stats.grammar_errors)
         self.store.set_meta("keyword_dirty", "0")
         self.store.bump("generation")
         self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
@@ -341,13 +348,7 @@ class Indexer:
     def _index_dir_ignore(self) -> tuple[str, ...]:
         """A configured index folder inside the root is never indexed (``.codesift`` never is either,
         whoever made it: another configuration of the same tree may keep its index there)."""
-        if not self.config.index_dir:
-            return ()
-        try:
-            rel = Path(self.config.index_dir).expanduser().resolve().relative_to(self.root.resolve())
-        except ValueError:
-            return ()
-        return (f"/{rel.as_posix()}/",)
+        return index_dir_ignore(self.root, self.config)
 
     def _finish_scan(self, skipped: dict[str, str]) -> None:
         self.store.set_skipped(skipped)
@@ -371,6 +372,11 @@ class Indexer:
             key = warning.split(":")[0]
             stats.warnings[key] = stats.warnings.get(key, 0) + 1
             stats.warned_files[f.path] = key
+        if prepared.grammar_error:  # indexed, but as line windows: said in `index` and `status`
+            stats.warnings[GRAMMAR_FAILED] = stats.warnings.get(GRAMMAR_FAILED, 0) + 1
+            stats.warned_files[f.path] = GRAMMAR_FAILED
+            stats.grammar_errors[prepared.language] = prepared.grammar_error
+            warning = GRAMMAR_FAILED
         if old is not None:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
@@ -450,6 +456,17 @@ class Indexer:
             if progress:
                 progress("embed", done, total)
         return done
+
+
+def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
+    """The ignore pattern that keeps a configured index folder inside ``root`` out of discovery."""
+    if not config.index_dir:
+        return ()
+    try:
+        rel = Path(config.index_dir).expanduser().resolve().relative_to(root.resolve())
+    except ValueError:
+        return ()
+    return (f"/{rel.as_posix()}/",)
 
 
 def _chunk_from_row(row) -> Chunk:  # noqa: ANN001 - sqlite3.Row

@@ -31,6 +31,7 @@ from .limits import MAX_USAGES_LIMIT, check_name, check_query
 from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Limit, MaxChars, Mode, Name, Offset,
                        PathFilter, Query, ResultId, Service, SimilarLimit, StartLine, SymbolLimit, SymbolName,
                        SymbolType, Threshold, UsageLimit, UsedName)
+from .mcp_text import DESCRIPTIONS, INSTRUCTIONS  # what the agent reads
 from .store.lock import IndexBusy
 from .tools import markdown as md
 
@@ -44,13 +45,6 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 REFRESH_INTERVAL = 10.0  # seconds between re-scans of the tree on tool calls (cheap, but not free)
 EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs outside the lock)
-
-INSTRUCTIONS = """\
-codesift searches the code of one local repository by meaning and by name (hybrid BM25 + embeddings,
-symbol-level results with path:line ranges). Start with search_code for behaviour described in words
-("where are redirects followed"), find_symbol when you know (part of) a name, find_usages for callers
-and references, then get_code_context to read the exact current source. Use summarize_matches for a
-cheap file-level map, list_sources to see the top-level folders you can pass as service=."""
 
 
 def lower_thread_priority(niceness: int = 10) -> bool:
@@ -425,41 +419,9 @@ def build_server(service: IndexService) -> CodesiftMCP:
             return md.render_sources({"root": str(index.root), "results": index.list_sources()})
         return await answer("list_sources", svc, work, refresh=True)
 
-    descriptions = {
-        search_code: "Search the repository's code by meaning and keywords (hybrid BM25 + embeddings). Use it for "
-                     "behaviour described in words ('where are redirects followed', 'parse the JSON body'); use "
-                     "find_symbol instead when you know (part of) a name. Returns ranked definitions (function, "
-                     "method, class, doc section) with path:start-end, score, signature, decorators/route and a "
-                     "code snippet; each has an ID for find_similar / drill_down. Filters: service, path, language, "
-                     "kind. Long answers are cut at max_chars and name the offset of the next page.",
-        find_symbol: "Find definitions by name: exact (qualified) matches first, then prefix, camel-hump ('RCJ' → "
-                     "RequestsCookieJar) and substring matches. Use it when you know (part of) a name; use "
-                     "search_code for behaviour described in words. Returns location, kind, signature, decorators "
-                     "and the docstring's first paragraph, no bodies (read those with get_code_context).",
-        find_usages: "Find where a symbol is used: calls, imports, type uses, inheritance, decorators, attribute "
-                     "reads. Use it before changing a function's signature or to see how something is called. "
-                     "Returns path:line, the kind of use, the enclosing definition and the line of code; "
-                     "non-test code first, grouped by likely target when several definitions share the name "
-                     "(pass 'Type.name' for one of them).",
-        get_code_context: "Read the current source of a file, or of one definition in it (symbol_name, plus "
-                          "context_lines around), with line numbers; optionally at a git ref. Use it after a "
-                          "search to see exact code before editing. Paths are relative to the indexed root; paths "
-                          "outside it are refused. Long files are cut at max_chars: continue with start_line.",
-        similar_tool("find_similar", False): "Find code that is semantically similar to one result (by embedding): "
-                                         "other implementations of the same idea, near-duplicates, related "
-                                         "helpers. Pass the ID of a search_code or find_symbol result.",
-        similar_tool("drill_down", True): "Map a topic across the tree from one result: like find_similar but at most "
-                                      "one result per file and never the result's own file, so you see every "
-                                      "place that deals with the same concern. Pass a search_code result's ID.",
-        summarize_matches: "A cheap file-level overview for a query: one line per matching file with its best "
-                           "score, a one-line description and the matching symbols, no code. Use it to decide "
-                           "which files to read, or when search_code's answers would be too long.",
-        index_status: "What the index holds: root, file and symbol counts, languages, skipped files and why, the "
-                      "embedding model and semantic coverage (below 100% while embedding runs in the background), "
-                      "last update. Use it when results look incomplete.",
-        list_sources: "The indexed root and its top-level folders with file and symbol counts. Use it to learn the "
-                      "repository's layout and the names to pass as service= to the search tools.",
-    }
+    descriptions = {fn: DESCRIPTIONS[fn.__name__] for fn in (
+        search_code, find_symbol, find_usages, get_code_context, similar_tool("find_similar", False),
+        similar_tool("drill_down", True), summarize_matches, index_status, list_sources)}
     from . import mcp_graph, mcp_nav
 
     descriptions.update(mcp_nav.tools(svc))
@@ -494,6 +456,9 @@ def serve(index: "Index", *, http: bool = False, host: str = DEFAULT_HOST, port:
         service.start_watching()
     try:
         if http:
+            from .web import add_routes  # the page for people at / and its JSON API (codesift/web.py)
+
+            add_routes(server, service, host=host)
             server.run("streamable-http", host=host, port=port)
         else:
             server.run("stdio")

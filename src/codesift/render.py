@@ -68,6 +68,8 @@ def print_status(info: dict, console: Console | None = None) -> None:
     ]
     if info.get("embedding_reason"):
         rows.append(("why", f"{info['embedding_reason']}; fix: {info.get('embedding_fix')}"))
+    if info.get("grammar_errors"):
+        rows.append(("grammars", grammar_errors_text(info["grammar_errors"])))
     if not console.is_terminal:  # piped: plain aligned lines, no cell padding to trail every row
         for key, value in rows:
             console.print(f"{key:<12} {value}", markup=False, highlight=False)
@@ -75,6 +77,12 @@ def print_status(info: dict, console: Console | None = None) -> None:
     for key, value in rows:
         table.add_row(f"[bold]{key}[/]", escape(value))
     console.print(table)
+
+
+def grammar_errors_text(errors: dict) -> str:
+    """``python: 12 files indexed as line windows (grammar failed: ImportError: ...)``, per language."""
+    return "; ".join(f"{lang}: {e['files']} files indexed as line windows (grammar failed: {e['error']})"
+                     for lang, e in errors.items())
 
 
 def warnings_line(counts: dict[str, int], files: dict[str, str], per_reason: int = 3) -> str:

@@ -147,7 +147,7 @@ class SearchParams:
     mode: str
     filters: Filters
     rrf_k: float = 60.0
-    overfetch: float = 3.0
+    overfetch: float = 2.0
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     rank: RankSettings = field(default_factory=RankSettings)
@@ -286,6 +286,8 @@ def run_search(
 
 
 def _decorators(raw: str | None) -> list[str]:
+    if not raw or raw == "[]":  # most chunks: no JSON to parse
+        return []
     try:
         value = json.loads(raw or "[]")
     except ValueError:

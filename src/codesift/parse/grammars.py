@@ -2,7 +2,8 @@
 
 Every accessor returns ``None`` instead of raising when a grammar wheel is missing, was built
 for an incompatible tree-sitter ABI, or a query does not compile against it: callers then fall
-back to plain line windows.
+back to plain line windows. Why a grammar or its parser failed is kept (:func:`failure`), so the
+indexer can say so instead of degrading silently (see :mod:`codesift.grammar_status`).
 """
 
 from __future__ import annotations
@@ -34,20 +35,46 @@ SUPPORTED: frozenset[str] = frozenset(_GRAMMAR_FUNCS)
 
 # Parsers keep per-parse state, so each thread gets its own set.
 _local = threading.local()
+_errors: dict[str, str] = {}  # language -> why its grammar (or a parser for it) failed, in this process
+
+
+def _load(name: str) -> Language:
+    """Import the grammar wheel of ``name`` and build its ``Language``; raises on any failure."""
+    module_name, func_name = _GRAMMAR_FUNCS[name]
+    module = importlib.import_module(module_name)
+    return Language(getattr(module, func_name)())
+
+
+def failure(name: str) -> str | None:
+    """Why the grammar of ``name`` failed to load in this process (``"ImportError: ..."``), or None."""
+    return _errors.get(name)
+
+
+def failures() -> dict[str, str]:
+    """Every grammar failure seen in this process: language -> error text."""
+    return dict(_errors)
+
+
+def reset() -> None:
+    """Forget loaded grammars, parsers and failures (tests; a grammar installed meanwhile)."""
+    get_language.cache_clear()
+    get_query.cache_clear()
+    _errors.clear()
+    _local.__dict__.pop("parsers", None)
 
 
 @lru_cache(maxsize=None)
 def get_language(name: str) -> Language | None:
-    """The tree-sitter ``Language`` for ``name``, or None if it cannot be loaded."""
-    spec = _GRAMMAR_FUNCS.get(name)
-    if spec is None:
+    """The tree-sitter ``Language`` for ``name``, or None if it cannot be loaded (the reason is kept)."""
+    if name not in _GRAMMAR_FUNCS:
         return None
-    module_name, func_name = spec
     try:
-        module = importlib.import_module(module_name)
-        return Language(getattr(module, func_name)())
-    except Exception:  # missing wheel, ABI mismatch, ...: degrade to windows
+        language = _load(name)
+    except Exception as exc:  # missing wheel, ABI mismatch, ...: degrade to windows, but say why
+        _errors[name] = f"{type(exc).__name__}: {exc}"[:500]
         return None
+    _errors.pop(name, None)
+    return language
 
 
 def get_parser(name: str) -> Parser | None:
@@ -59,7 +86,8 @@ def get_parser(name: str) -> Parser | None:
         language = get_language(name)
         try:
             parsers[name] = Parser(language) if language is not None else None
-        except Exception:
+        except Exception as exc:  # e.g. a grammar built for another tree-sitter ABI
+            _errors[name] = f"parser: {type(exc).__name__}: {exc}"[:500]
             parsers[name] = None
     return parsers[name]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 from ..model import DEFINITION_KINDS
 from ..tokenize import split_identifier, tokenize
@@ -24,12 +25,14 @@ def is_prose(kind: str, language: str) -> bool:
 _DAY = 86_400.0
 
 
+@lru_cache(maxsize=65536)
 def is_test_path(path: str) -> bool:
     """Tests, specs and fixtures: by folder name or by file-name convention."""
     parts = path.split("/")
     return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or bool(_TEST_FILE.match(parts[-1]))
 
 
+@lru_cache(maxsize=65536)
 def is_example_path(path: str) -> bool:
     return any(p.lower() in _EXAMPLE_DIRS for p in path.split("/")[:-1])
 
@@ -84,7 +87,7 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     if not identifiers or not name:
         return 0.0
     lname, lqual = name.lower(), qualified_name.lower()
-    parts = split_identifier(name)
+    parts: list[str] | None = None  # split only when a comparison needs it
     best = 0.0
     for ident in identifiers:
         li = ident.lower()
@@ -96,8 +99,11 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
             if where and qualifier.rsplit(".", 1)[-1] in (*where[:-1], where[-1].split(".", 1)[0]):
                 return 1.0
             best = 0.6
-        elif parts and split_identifier(ident) == parts:
-            best = 0.6
+        else:
+            if parts is None:
+                parts = split_identifier(name)
+            if parts and split_identifier(ident) == parts:
+                best = 0.6
     return best
 
 
@@ -124,9 +130,18 @@ def lesser_namesakes(cands: list) -> list[int]:  # noqa: ANN001 - Candidate (ran
     return out
 
 
-def phrase_name_match(query: str, name: str) -> float:
-    """For plain-word queries: 1.0 when the words spell the symbol name's parts (``cookie jar`` ~ ``CookieJar``)."""
-    words = [w for w in re.findall(r"[A-Za-z0-9]+", query.lower())]
+def query_words(query: str) -> list[str]:
+    """The query's lower-cased alphanumeric words, as :func:`phrase_name_match` compares them."""
+    return re.findall(r"[a-z0-9]+", query.lower())
+
+
+def phrase_name_match(query: str | list[str], name: str) -> float:
+    """For plain-word queries: 1.0 when the words spell the symbol name's parts (``cookie jar`` ~ ``CookieJar``).
+    ``query`` may be given as its :func:`query_words` (computed once for many names)."""
+    words = query_words(query) if isinstance(query, str) else query
+    # Cheap test first: the words must at least spell the name once separators are dropped.
+    if len(words) < 2 or "".join(words) != re.sub(r"[^a-z0-9]", "", name.lower()):
+        return 0.0
     parts = split_identifier(name)
     return 1.0 if len(parts) > 1 and words == parts else 0.0
 

@@ -47,12 +47,13 @@ def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
 
     Nested chunks (a class and its method) are not merged: the narrower one is the better pointer.
     Nor is a candidate whose name the query spells out: the user asked for exactly that symbol.
-    The merged passage keeps the best score and position, and joins the names with ``+``.
+    The merged passage keeps the best score and position and lists the merged names (``+N nearby``).
     """
     out: list[Candidate] = []
+    by_path: dict[str, list[Candidate]] = {}  # only candidates of one file can merge
     for c in cands:
-        for kept in out:
-            if kept.path != c.path or "name_match" in c.explain or "name_match" in kept.explain:
+        for kept in by_path.get(c.path, ()):
+            if "name_match" in c.explain or "name_match" in kept.explain:
                 continue
             nested = (kept.start_line <= c.start_line and c.end_line <= kept.end_line) or (
                 c.start_line <= kept.start_line and kept.end_line <= c.end_line
@@ -70,4 +71,5 @@ def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
                 break
         else:
             out.append(c)
+            by_path.setdefault(c.path, []).append(c)
     return out

@@ -45,7 +45,8 @@ class RankSettings:
     # list ranks only the embedded chunks and made hybrid worse than keyword-only at every coverage
     # below 0.95 measured (bench/quality.py --coverage, both query sets).
     min_vector_coverage: float = 0.95
-    query_preamble: bool = True  # the query reaches the dense model shaped like a document preamble
+    query_preamble: bool = True
+    preamble_debias: float = 0.0  # λ: the query vector minus λ × its preamble's vector (see Index._query_vector)  # the query reaches the dense model shaped like a document preamble
     # Cosine taken off a one-line chunk's vector score, ramping to 0 at 10 lines; bench/loco.py picks
     # 0.06 (grid 0–0.12) and it holds out: +0.012 MRR@10 held-out mean with the keyword factor.
     short_vector_penalty: float = 0.06
@@ -74,6 +75,7 @@ def rank(
     """
     now = time.time() if now is None else now
     idents = identifier_words(query)
+    words = boosts.query_words(query)
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
     best = max_fused
@@ -86,7 +88,7 @@ def rank(
     if settings.recency:
         best += settings.recency_weight * rrf_unit
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
-               or boosts.phrase_name_match(query, c.name) for c in cands} if settings.name_match else {}
+               or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
         for cid in boosts.lesser_namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0]):
             matches[cid] *= settings.namesake_factor

@@ -111,9 +111,10 @@ def _bounded(
     budget = max(MIN_MAX_CHARS, max_chars)
     head = [p for p in head if p]
     used = sum(len(p) + 2 for p in head)
+    footer = max(_FOOTER_ROOM, sum(len(t) + 2 for t in tail if t))  # the truncation line, or the tail
     body: list[str] = []
     for block in blocks:
-        room = budget - used - _FOOTER_ROOM
+        room = budget - used - footer
         if len(block) + len(sep) > room:
             if not body:  # never answer with nothing: clip the first block to fit
                 body.append(_clip(block, room))
@@ -161,6 +162,25 @@ def _join(lines: Sequence[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
+# Kinds get_code_context cannot find by name (it reads those from a start_line) and find_usages has no use for.
+_NOT_A_DEFINITION = frozenset({"module", "window", "section"})
+
+
+def read_call(item: Payload) -> str:
+    """The get_code_context call that reads ``item`` (a result, a definition, a use) in full."""
+    path, name = item.get("path"), item.get("qualified_name") or item.get("name")
+    if name and item.get("kind") not in _NOT_A_DEFINITION:
+        return f"get_code_context(file_path={path!r}, symbol_name={name!r})"
+    return f"get_code_context(file_path={path!r}, start_line={int(item.get('start_line') or item.get('line') or 1)})"
+
+
+def _uses_call(item: Payload) -> str:
+    """``; find_usages('Type.name') …`` for a definition, nothing for a doc section or a passage."""
+    name = item.get("qualified_name") or item.get("name")
+    return f"; find_usages({name!r}) its uses" if name and item.get("kind") not in _NOT_A_DEFINITION \
+        else ""
+
+
 def _score(item: Payload, word: str = "score") -> str:
     score = item.get("score")
     if score is None:
@@ -199,9 +219,15 @@ def render_search(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     tail: list[str] = []
     if not results:
         tail.append(f"No more matches past offset {offset}." if offset else
-                    "No matches. Try other words, `find_symbol` for a name, or fewer filters.")
-    elif payload.get("limit") and len(results) >= int(payload["limit"]):
-        tail.append(f"More results may match: call again with offset={offset + len(results)}.")
+                    "No matches. Try other words, `find_symbol` for a name, `grep_code` for exact text, "
+                    "or fewer filters.")
+    else:
+        if payload.get("limit") and len(results) >= int(payload["limit"]):
+            tail.append(f"More results may match: call again with offset={offset + len(results)}.")
+        first = results[0]
+        similar = (f"; drill_down(result_id={first['id']}) the same concern in other files"
+                   if first.get("id") is not None and payload.get("embedding_status", "ok") == "ok" else "")
+        tail.append(f"Next: {read_call(first)} reads #{offset + 1} in full{_uses_call(first)}{similar}.")
     head = search_header(payload)
     text, shown = _bounded(head, blocks, max_chars, offset=offset, tail=tail)
     if shown < len(results):  # say in the header too that the budget cut the page short
@@ -229,10 +255,13 @@ def render_symbols(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     head = [f"Definitions matching {name}: {len(results)}{of} from #{offset + 1}" if results
             else f"No more definitions matching {name} past #{offset}." if offset
             else f"No definition matches {name}."]
-    tail = [] if results else ["Try a shorter part of the name, or `search_code` to describe what it does."]
+    tail = [] if results else ["Try a shorter part of the name, `grep_code` for the exact text, or `search_code` "
+                               "to describe what it does."]
     if of:  # the page was cut by the limit (the budget's cut is said by _bounded)
         tail.append(f"{total - offset - len(results)} more definitions match: "
                     f"call again with offset={offset + len(results)}.")
+    if results:
+        tail.append(f"Next: {read_call(results[0])} reads #{offset + 1}'s body{_uses_call(results[0])}.")
     blocks = [symbol_block(offset + i, s) for i, s in enumerate(results, start=1)]
     text, shown = _bounded(head, blocks, max_chars, offset=offset, tail=tail)
     data = _trim(payload, "results", shown, offset)
@@ -249,7 +278,8 @@ def render_similar(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     head = [f"Code similar to result {payload.get('result_id')}"
             + (f" ({payload['source']})" if payload.get("source") else "") + f": {what}"]
     blocks = [symbol_block(offset + i, s, score_word="similarity") for i, s in enumerate(results, start=1)]
-    tail = [] if results else ["No similar code found."]
+    tail = [f"Next: {read_call(results[0])} reads #{offset + 1} in full; pass another result's ID to "
+            "find_similar or drill_down."] if results else ["No similar code found."]
     text, shown = _bounded(head, blocks, max_chars, offset=offset, tail=tail)
     return Rendered(text, _trim(payload, "results", shown, offset))
 
@@ -324,6 +354,22 @@ def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset
     return head
 
 
+def _usages_next(payload: Payload, results: Sequence[Payload], *, cli: bool) -> str:
+    """The next call after find_usages (``cli``: as commands): read a use in context and follow the call
+    graph, or, where the index knows no reference, look for the text itself."""
+    name = str(payload.get("symbol_name") or "")
+    if payload.get("source") in ("none", "semantic_guess") or not results:
+        grep = f"`codesift grep {name}`" if cli else f"grep_code({name!r})"
+        return f"Next: {grep} finds the text anywhere, strings, comments and config included."
+    if cli:
+        return f"Next: `codesift callers {name}` lists the calling definitions, `codesift impact {name}` " \
+               "everything that reaches it."
+    first = results[0]
+    use = {"path": first.get("path"), "qualified_name": first.get("enclosing"), "line": first.get("line")}
+    return (f"Next: {read_call(use)} reads the first use in context; callers({name!r}) lists the calling "
+            f"definitions, impact({name!r}) everything that reaches it.")
+
+
 def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """find_usages: totals and definitions, then one bullet per use (path:line, kind, enclosing definition,
     the code line), under a heading per likely target when several definitions share the name; test uses
@@ -351,6 +397,7 @@ def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
         more = f"{left} more usages" if left > 0 else "More usages may exist"
         tail.append(f"{more}: call again with offset={offset + len(results)}." if "limit" in payload
                     else f"{more} not shown: raise --limit.")
+    tail.append(_usages_next(payload, results, cli="limit" not in payload))
     text, shown = _bounded(head, blocks, max_chars, noun="usages", offset=offset, tail=tail, sep="\n")
     return Rendered(text, _trim(payload, "results", shown, offset))
 
@@ -374,7 +421,10 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
         head.append("> note: the file changed since it was indexed; this is its current content")
     width = len(str(max(last, 1)))
     numbered = [f"{n:>{width}} | {text}" for n, text in enumerate(lines, start=first) if n >= begin]
-    budget = max(MIN_MAX_CHARS, max_chars) - sum(len(h) + 2 for h in head) - _FOOTER_ROOM - 16
+    hint = _context_next(payload)
+    outline = "" if sym else f", or get_file_outline(file_path={payload.get('path')!r}) to pick a definition"
+    footer = max(_FOOTER_ROOM + len(outline), len(hint) + 2)  # the truncation line, or the next-call line
+    budget = max(MIN_MAX_CHARS, max_chars) - sum(len(h) + 2 for h in head) - footer - 16
     kept, used = [], 0
     for row in numbered:
         if used + len(row) + 1 > budget and kept:
@@ -385,13 +435,30 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     parts = [*head, fence("\n".join(kept), payload.get("language") or "")] if kept else [*head, "(no lines)"]
     next_line = shown_end + 1 if shown_end < last else None
     if next_line:
-        parts.append(f"… truncated: lines {next_line}-{last} not shown; call again with start_line={next_line}")
+        parts.append(f"… truncated: lines {next_line}-{last} not shown; call again with start_line={next_line}"
+                     + outline)
     elif payload.get("truncated"):
         parts.append(f"… the file has {payload.get('total_lines')} lines and only {first}-{last} are served: "
                      "pass symbol_name to read a definition further down")
+    elif hint:
+        parts.append(hint)
     data = {**lean(payload), "start_line": begin, "end_line": shown_end if kept else begin,
             "truncated": bool(next_line) or bool(payload.get("truncated")), "next_start_line": next_line}
     return Rendered("\n\n".join(parts), data)
+
+
+def _context_next(payload: Payload) -> str:
+    """After reading a definition: who uses it and what it calls; after a whole file: its outline."""
+    sym = payload.get("symbol") or {}
+    if payload.get("ref"):
+        return ""
+    if not sym:
+        return f"Next: get_file_outline(file_path={payload.get('path')!r}) lists its definitions in one screen."
+    name = sym.get("qualified_name") or sym.get("name")
+    if sym.get("kind") in ("class", "struct", "interface", "trait", "enum", "impl", "type"):
+        return (f"Next: find_usages({name!r}) shows where it is used; "
+                f"get_file_outline(file_path={payload.get('path')!r}) lists its members.")
+    return f"Next: callers({name!r}) / find_usages({name!r}) show who uses it; callees({name!r}) what it calls."
 
 
 # -- summarize_matches -----------------------------------------------------------------------------
@@ -406,7 +473,11 @@ def render_summary(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
         desc = f" — {' '.join(str(f['description']).split())}" if f.get("description") else ""
         symbols = "; ".join(f.get("symbols") or [])
         blocks.append(f"- **{f.get('path')}**{score}{desc}" + (f"\n  symbols: {symbols}" if symbols else ""))
-    text, shown = _bounded(head, blocks, max_chars, noun="files", narrow="pass service= or a lower limit", sep="\n")
+    tail = [f"Next: get_file_outline(file_path={files[0].get('path')!r}) shows a file's definitions; "
+            f"search_code(query, path={files[0].get('path')!r}) its matching code."] if files else \
+        ["Try other words, or `grep_code` for exact text."]
+    text, shown = _bounded(head, blocks, max_chars, noun="files", narrow="pass service= or a lower limit", tail=tail,
+                           sep="\n")
     return Rendered(text, _trim(payload, "results", shown, None))
 
 
@@ -436,6 +507,9 @@ def render_status(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     ]
     if payload.get("embedding_reason"):
         rows.append(("Why keyword-only", f"{payload['embedding_reason']}; fix: {payload.get('embedding_fix')}"))
+    for lang, err in (payload.get("grammar_errors") or {}).items():  # no symbols or usages for these files
+        rows.append((f"Grammar failed ({lang})", f"{err.get('files')} files indexed as line windows, without "
+                     f"symbols or references: {err.get('error')}"))
     text = "## codesift index status\n\n" + "\n".join(f"- **{k}:** {v}" for k, v in rows if v not in (None, ""))
     return Rendered(text[: max(MIN_MAX_CHARS, max_chars)], payload)
 
@@ -444,9 +518,12 @@ def render_sources(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     """list_sources: the root and its top-level folders as a table."""
     sources = payload.get("results") or []
     head = [f"Indexed root: `{payload.get('root')}`. Pass a folder as `service=` to narrow search_code, "
-            "find_symbol, find_usages or summarize_matches."]
+            "find_symbol, find_usages, grep_code, summarize_matches, get_repo_map or the call graph."]
     rows = ["| service | files | symbols |\n|---|---:|---:|"]
     rows += [f"| {s.get('service')} | {s.get('files')} | {s.get('symbols')} |" for s in sources]
-    text, shown = _bounded(head, rows, max_chars, noun="folders", narrow="use index_status for totals", sep="\n")
+    folder = next((s.get("service") for s in sources if s.get("service") not in (None, ".")), None)
+    tail = [f"Next: get_repo_map(service={folder!r}) lists a folder's most important definitions."] if folder else []
+    text, shown = _bounded(head, rows, max_chars, noun="folders", narrow="use index_status for totals", tail=tail,
+                           sep="\n")
     return Rendered(text, _trim(payload, "results", max(0, shown - 1), None))
 
