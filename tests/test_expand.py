@@ -218,7 +218,7 @@ STREAM_REPO = {
 
 @pytest.fixture
 def stream_repo(tmp_path, monkeypatch):
-    from tests.conftest import write_repo
+    from conftest import write_repo
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     return write_repo(tmp_path / "repo", STREAM_REPO)
@@ -275,7 +275,7 @@ def test_vocabulary_round_trip_and_search(stream_repo, tmp_path):
     files = {f"src/m{i}.py": f"def redirect_location_{i}():\n    pass\n\n\ndef follow_redirect_{i}():\n    pass\n"
              for i in range(3)}
     files["src/other.py"] = "def location_of_target():\n    '''Where the redirect goes.'''\n"
-    from tests.conftest import write_repo
+    from conftest import write_repo
 
     root = write_repo(tmp_path / "vocab_repo", files)
     with Index(root, config=Config(query_expansion="vocab")) as idx:

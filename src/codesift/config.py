@@ -78,8 +78,14 @@ def load_config(root: Path) -> Config:
                 if errors:
                     raise ConfigError(f"{path}: {'; '.join(errors)}")
                 values[key] = tuple(value)
+            elif key == "ignore":
+                # A lone string is one pattern (tuple("fixtures/") would be one pattern per letter).
+                patterns = [value] if isinstance(value, str) else value
+                if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+                    raise ConfigError(f"{path}: ignore must be a list of gitignore-style patterns")
+                values[key] = tuple(patterns)
             else:
-                values[key] = tuple(value) if key == "ignore" else value
+                values[key] = value
     for key, cast in _NUMERIC.items():
         if key in values:
             try:

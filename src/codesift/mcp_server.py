@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -49,7 +50,10 @@ EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs out
 
 def lower_thread_priority(niceness: int = 10) -> bool:
     """Lower the calling thread's CPU priority (Linux: nice is per thread, and threads it starts inherit
-    it); False where that is not possible."""
+    it); False where that is not possible. Elsewhere a thread id is no ``setpriority`` target (it could
+    name another process), so this is Linux only."""
+    if sys.platform != "linux":
+        return False
     try:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
     except (AttributeError, OSError):
