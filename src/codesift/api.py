@@ -1,12 +1,10 @@
-"""The public Python API: ``Index(root)`` with ``update()``, ``search()`` and ``status()``.
+"""The public Python API: ``Index(root)`` with ``update()``, ``search()``, ``status()`` and the agent tools.
 
-The CLI and (later) the MCP server are thin shells over this class.
+The CLI, the MCP server and the search page are thin shells over this class.
 """
 
 from __future__ import annotations
 
-import shlex
-import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,19 +12,21 @@ from pathlib import Path
 import numpy as np
 
 from .config import INDEX_DIR_NAME, Config, load_config
+from .coverage import describe_embedding
 from .embed import EmbeddingUnavailable, load_embedder
-from .filters import build_filters
 from .embed.base import Embedder, release_batch
-from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
-from .grammar_status import grammar_failures
-from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
+from .errors import CodesiftError
 from .expand import Expander
+from .filters import build_filters
+from .grammar_status import grammar_failures
+from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
+from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
+from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
-from .errors import CodesiftError
 
 
 EMBED_RETRY_S = 30.0
@@ -35,47 +35,6 @@ MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit m
 
 class IndexMismatchError(CodesiftError, RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
-
-
-class NoIndexError(CodesiftError, LookupError):
-    """``Index(root, create=False)`` found no index for ``root``; the message says how to build one."""
-
-    def __init__(self, root: Path, folder: Path) -> None:
-        self.root, self.folder = root, folder
-        super().__init__(f"no index here ({root}); run `codesift index {shlex.quote(str(root))}`")
-
-
-GITIGNORE = "# written by codesift: the index is local to this machine and rebuilt by `codesift index`\n*\n"
-
-
-def ignore_in_git(folder: Path) -> None:
-    """Give the index folder a ``.gitignore`` of ``*`` so it never shows in ``git status``.
-
-    An existing file is left as it is (``index_dir`` may point at a folder the user manages), and a
-    folder that cannot be written is no reason to fail: the index works without it.
-    """
-    try:
-        with open(folder / ".gitignore", "x", encoding="utf-8") as fh:
-            fh.write(GITIGNORE)
-    except OSError:  # FileExistsError included
-        pass
-
-
-def find_root(start: Path) -> Path:
-    """The root to use for ``start``: the nearest ancestor holding an index, else the git top, else start."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
-        if (folder / INDEX_DIR_NAME / "meta.db").exists():
-            return folder
-    try:
-        top = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True, timeout=5
-        )
-        if top.returncode == 0 and top.stdout.strip():
-            return Path(top.stdout.strip())
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return start
 
 
 class Index:
@@ -527,30 +486,3 @@ class Index:
             status["embedding_fix"] = self._embed_error.fix
         status["embedding"] = describe_embedding(status)
         return status
-
-
-def describe_embedding(status: dict[str, object]) -> str:
-    """One phrase for the semantic side that never contradicts the counts ("ok" at 0 % did).
-
-    ``embedding_status`` only says whether the model can be used; this also says how much is embedded.
-    """
-    chunks, embedded = int(status.get("chunks") or 0), int(status.get("embedded") or 0)
-    if status.get("embedding_status") != "ok":
-        return f"unavailable, keyword search only ({embedded:,} of {chunks:,} chunks embedded)"
-    if chunks == 0:
-        return "ok (nothing indexed yet)"
-    if embedded == 0:
-        return f"not embedded yet (0 of {chunks:,} chunks); run `codesift index` (keyword search works meanwhile)"
-    if embedded < chunks:
-        share = embedded * 100 // chunks  # floored: 99.9 % must not read as 100 %
-        return (f"incomplete: {embedded:,} of {chunks:,} chunks embedded ({f'{share}%' if share else '<1%'}); "
-                "run `codesift index` to finish")
-    return f"ok, all {chunks:,} chunks embedded"
-
-
-def _as_tuple(value: str | list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    return tuple(value)

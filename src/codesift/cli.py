@@ -124,7 +124,6 @@ def main() -> None:
               "why, and estimate chunks and embedding time (see also `codesift doctor`).")
 def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool, dry_run: bool) -> None:
     """Index PATH (default: the current directory), incrementally."""
-    from rich.console import Console
     from rich.markup import escape
 
     target = Path(path or ".")

@@ -165,7 +165,7 @@ def _health_lines(h: dict) -> list[str]:
                 f"  model      {h.get('model') or '-'} (dim {h.get('dim') or '-'})",
                 f"  embedding  {h.get('embedding')}",
                 f"  quarantine {len(h.get('quarantined') or {})} files",
-                f"  grammars   " + ("; ".join(f"{k}: {v['files']} files as line windows ({v['error']})"
+                "  grammars   " + ("; ".join(f"{k}: {v['files']} files as line windows ({v['error']})"
                                           for k, v in (h.get("grammar_errors") or {}).items()) or "no failures"),
                 f"  behind     {h['behind']['new']} new, {h['behind']['deleted']} deleted files"]
     if h.get("problems"):
