@@ -22,9 +22,10 @@ class RankSettings:
     name_match: bool = True
     name_match_weight: float = 2.0
     namesake_factor: float = 0.5  # identifier queries: name bonus kept by a name's other definitions (not the implementation)
-    # The same for a query of 4+ words (its identifiers are often context, not the answer): 1.0 measured
-    # equal or better than 2.0 on every held-out corpus (bench/loco.py).
-    sentence_name_match_weight: float = 1.0
+    # The same for a query of 4+ words, whose identifiers are mostly context ("where does X call Y"), not
+    # the answer. bench/loco.py over 1.0/0.5/0.25/0: every held-out corpus picks 0 (held-out +0.007).
+    # The exact-name candidates still join the pool; a named symbol is still never merged away.
+    sentence_name_match_weight: float = 0.0
     path_bonus: bool = False
     path_bonus_weight: float = 0.3
     recency: bool = False
