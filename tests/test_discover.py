@@ -397,7 +397,9 @@ def test_git_missing_falls_back_to_walk_with_ancestor_rules(
     write(repo, "sub/a.py")
     write(repo, "sub/b.log", "l")
     write(repo, "sub/local_only.py")
-    monkeypatch.setattr(discover_mod.shutil, "which", lambda _name: None)
+    from codesift import gitfiles
+
+    monkeypatch.setattr(gitfiles.shutil, "which", lambda _name: None)
     d = discover(repo / "sub")
     assert d.mode == "walk"
     assert paths(d) == ["a.py"]
