@@ -63,6 +63,20 @@ def _open(root: str | None, *, for_search: bool = False, create: bool = True):  
         _fail(f"permission denied: {exc.filename or exc}")
 
 
+def _fresh_index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.Index, imported lazily
+    """The index for a read command, brought up to date first unless ``no_update`` (keyword side only;
+    with ``no_update`` nothing is created either)."""
+    from .store.lock import IndexBusy
+
+    idx = _open(root, for_search=True, create=not no_update)
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    return idx
+
+
 def _progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
@@ -253,15 +267,9 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
 def usages(name: str, limit: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
     """Find real references to NAME (calls, reads, imports, types, inheritance)."""
     from .limits import check_name
-    from .store.lock import IndexBusy
 
     name, service = _checked(check_name, _text(name)), _text(service)
-    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
-    if not no_update:
-        try:
-            idx.update(embed=False, lock_timeout=0)
-        except IndexBusy:
-            click.echo("note: another process is updating the index; using it as it is", err=True)
+    idx = _fresh_index(root, no_update)
     try:
         result = idx.find_usages(name, limit=limit, service=service)
     except ValueError as exc:
@@ -291,15 +299,9 @@ def symbol(name: str, kind: str | None, limit: int, service: str | None, exact: 
            as_json: bool, no_update: bool) -> None:
     """Find definitions by NAME: exact, then prefix, camel-hump (RCJ) and substring matches."""
     from .limits import check_name
-    from .store.lock import IndexBusy
 
     name, kind, service = _checked(check_name, _text(name)), _text(kind), _text(service)
-    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
-    if not no_update:
-        try:
-            idx.update(embed=False, lock_timeout=0)
-        except IndexBusy:
-            click.echo("note: another process is updating the index; using it as it is", err=True)
+    idx = _fresh_index(root, no_update)
     try:
         found = idx.find_symbol(name, kind=kind, exact=exact, service=service)
     except ValueError as exc:

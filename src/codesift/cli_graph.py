@@ -7,22 +7,9 @@ import json
 
 import click
 
-from .cli import _checked, _fail, _open, _text, main
+from .cli import _checked, _fail, _fresh_index, _text, main
 
 ROOT_HELP = "Indexed root (default: found from the current directory)."
-
-
-def _index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.Index, imported lazily
-    """The index for a read command, brought up to date first unless ``no_update`` (keyword side only)."""
-    from .store.lock import IndexBusy
-
-    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
-    if not no_update:
-        try:
-            idx.update(embed=False, lock_timeout=0)
-        except IndexBusy:
-            click.echo("note: another process is updating the index; using it as it is", err=True)
-    return idx
 
 
 def _items(result: dict) -> None:
@@ -46,7 +33,7 @@ def repo_map(budget: int, focus: tuple[str, ...], service: str | None, offset: i
              as_json: bool, no_update: bool) -> None:
     """The most referenced definitions of the repository, grouped by file with their signatures."""
     focus_items = [_text(f) or "" for f in focus]
-    idx = _index(root, no_update)
+    idx = _fresh_index(root, no_update)
     try:
         result = idx.repo_map(budget_tokens=budget, focus=focus_items, service=_text(service), offset=offset)
     except ValueError as exc:
@@ -93,7 +80,7 @@ def _run(tool: str, name: str, service: str | None, root: str | None, as_json: b
     from .tools import markdown_graph as mdg
 
     name, service = _checked(check_name, _text(name)), _text(service)
-    idx = _index(root, no_update)
+    idx = _fresh_index(root, no_update)
     try:
         result = getattr(idx, tool)(name, service=service, **extra)
     except ValueError as exc:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .cli import _fail, _open, _text, main
+from .cli import _fail, _fresh_index, _open, _text, main
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -29,7 +29,6 @@ def grep(pattern: str, regex: bool, path_filter: str | None, language: str | Non
          no_update: bool) -> None:
     """Find the lines holding PATTERN (exact text, or a regex with -e) in the indexed files, each with
     its enclosing symbol. Candidate files come from a trigram index; hits are read from the live files."""
-    from .store.lock import IndexBusy
     from .tools.grep import GrepError, compile_pattern
 
     pattern, path_filter, language, service = _text(pattern), _text(path_filter), _text(language), _text(service)
@@ -37,12 +36,7 @@ def grep(pattern: str, regex: bool, path_filter: str | None, language: str | Non
         compile_pattern(pattern, regex=regex, case_sensitive=not ignore_case)  # refuse before opening anything
     except GrepError as exc:
         _fail(str(exc))
-    idx = _open(root, for_search=True, create=not no_update)  # --no-update reads only: no index, no folder
-    if not no_update:
-        try:
-            idx.update(embed=False, lock_timeout=0)
-        except IndexBusy:
-            click.echo("note: another process is updating the index; using it as it is", err=True)
+    idx = _fresh_index(root, no_update)
     try:
         result = idx.grep(pattern, regex=regex, path=path_filter, language=language, service=service,
                           case_sensitive=not ignore_case, context_lines=context_lines, limit=limit)
