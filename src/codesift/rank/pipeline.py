@@ -46,8 +46,8 @@ class RankSettings:
     # list ranks only the embedded chunks and made hybrid worse than keyword-only at every coverage
     # below 0.95 measured (bench/quality.py --coverage, both query sets).
     min_vector_coverage: float = 0.95
-    query_preamble: bool = True
-    preamble_debias: float = 0.0  # λ: the query vector minus λ × its preamble's vector (see Index._query_vector)  # the query reaches the dense model shaped like a document preamble
+    query_preamble: bool = True  # the query reaches the dense model shaped like a document preamble
+    preamble_debias: float = 0.0  # λ: the query vector minus λ × its preamble's vector (see Index._query_vector)
     # Cosine taken off a one-line chunk's vector score, ramping to 0 at 10 lines; bench/loco.py picks
     # 0.06 (grid 0–0.12) and it holds out: +0.012 MRR@10 held-out mean with the keyword factor.
     short_vector_penalty: float = 0.06
@@ -83,7 +83,7 @@ def rank(
     sentence = len(query.split()) >= 4
     match_weight = settings.sentence_name_match_weight if sentence else settings.name_match_weight
     if settings.name_match:
-        best += max(settings.name_match_weight, settings.sentence_name_match_weight) * rrf_unit
+        best += match_weight * rrf_unit  # the most this query's candidates can get
     if settings.path_bonus:
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
