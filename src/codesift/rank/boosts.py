@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from ..model import DEFINITION_KINDS
 from ..tokenize import split_identifier, tokenize
+from .candidate import Candidate
 
 _TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
@@ -110,11 +111,11 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
 TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 
 
-def lesser_namesakes(cands: list) -> list[int]:  # noqa: ANN001 - Candidate (rank.candidate imports nothing here)
+def lesser_namesakes(cands: list[Candidate]) -> list[int]:
     """Chunk ids of the definitions that share a name with a better one: per name, the implementation
     (not a type-only declaration, not a Rust ``impl`` block of the type, not test code, then the
     longest body) is kept, the others returned."""
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
     out: list[int] = []
