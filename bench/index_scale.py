@@ -98,10 +98,11 @@ def main() -> None:
         rate = done / t_emb if t_emb else 0.0
         rows.append(("embedded chunks / s", f"{done} in {t_emb:.1f} s = {rate:.1f}/s"))
         # The bare model on the same kind of text, side by side: tokenizer + ONNX only, no store.
-        from codesift.indexer import _chunk_from_row, embed_text
+        from itertools import islice
 
-        sample = [embed_text(_chunk_from_row(r), r["path"]) for r in index.store.db.execute(
-            f"SELECT * FROM chunks ORDER BY id LIMIT {min(done, 500) or 500}")]
+        from codesift.indexer import embed_text
+
+        sample = [embed_text(r.to_chunk(), r.path) for r in islice(index.store.iter_chunks(), min(done, 500) or 500)]
         t = time.perf_counter()
         index.embedder().embed(sample)
         bare = len(sample) / (time.perf_counter() - t)

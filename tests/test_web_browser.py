@@ -94,7 +94,9 @@ def test_search_open_a_result_and_follow_usages(playwright_api, served, tmp_path
             page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
             page.on("console", lambda msg: problems.append(f"console: {msg.text}") if msg.type == "error" else None)
             page.goto(served)
-            page.wait_for_function("document.getElementById('status').textContent.includes('files')")
+            # A locator wait, not wait_for_function: polling a JS predicate needs eval, which the page's
+            # Content-Security-Policy forbids (as it should).
+            page.locator("#status", has_text="files").wait_for()
 
             # type a query, see the expected result with the query's words highlighted and path:line
             page.fill("#q", "where are redirects followed")

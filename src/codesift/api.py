@@ -22,6 +22,7 @@ from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
+from .retrieve import KeywordRetriever, VectorRetriever
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -61,7 +62,7 @@ class Index:
         self.keyword = KeywordIndex(self.folder / "keyword")
         if self.keyword.recreated:
             self.store.set_meta("keyword_dirty", "1")
-            self.store.db.commit()
+            self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
         self._embedder: Embedder | None = None
         self._embed_error: EmbeddingUnavailable | None = None
@@ -93,7 +94,7 @@ class Index:
         version = self.store.get_meta("schema_version")
         if version is None or (version != SCHEMA_VERSION and self.store.migrate_from(version)):
             self.store.set_meta("schema_version", SCHEMA_VERSION)
-            self.store.db.commit()
+            self.store.commit()
         elif version != SCHEMA_VERSION:
             raise IndexMismatchError(
                 f"the index at {self.folder} has schema {version}, this codesift needs {SCHEMA_VERSION}: "
@@ -125,7 +126,7 @@ class Index:
         if stored is None:
             self.store.set_meta("model_id", embedder.model_id)
             self.store.set_meta("model_dim", embedder.dim)
-            self.store.db.commit()
+            self.store.commit()
         elif stored != embedder.model_id or int(dim or 0) != embedder.dim:
             raise IndexMismatchError(
                 f"the index was built with embedding model {stored} (dim {dim}) but the configured model "
@@ -154,11 +155,7 @@ class Index:
             return f"{filters.languages[0]} function: "
         gen = self.store.get_meta("generation", "0")
         if self._main_language[0] != gen:
-            row = self.store.db.execute(
-                "SELECT language FROM chunks WHERE kind NOT IN ('module','window','section') "
-                "GROUP BY language ORDER BY count(*) DESC LIMIT 1"
-            ).fetchone()
-            self._main_language = (gen, row[0] if row else "")
+            self._main_language = (gen, self.store.main_language())
         lang = self._main_language[1]
         return f"{lang} function: " if lang else "function: "
 
@@ -178,7 +175,7 @@ class Index:
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
         if self._count_cache[0] != gen:
-            self._count_cache = (gen, self.store.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+            self._count_cache = (gen, self.store.chunk_count())
         return self._count_cache[1]
 
     def _vector_index(self, embedder: Embedder) -> VectorIndex:
@@ -314,7 +311,9 @@ class Index:
         params.typing = typing
         params.expansion, expansion_notes = self._expander.expand(query, mode)
         response.notes.extend(expansion_notes)
-        response.results = run_search(self.store, self.keyword, vectors, query_vector, query, params)[offset:]
+        retrievers = (KeywordRetriever.for_params(self.keyword, params),
+                      VectorRetriever(vectors, self.store) if vectors is not None else None)
+        response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
         if failed:
             self._embed_error = failed[0]
             self._keyword_only(response)
@@ -331,8 +330,7 @@ class Index:
                  kind: str | list[str] | None) -> Filters:
         """User-typed filter values normalised (case, aliases, absolute paths); raises FilterError."""
         return build_filters(self.root, path, language, kind, indexed_languages=lambda: self.store.languages(),
-                             indexed_kinds=lambda: (r[0] for r in self.store.db.execute(
-                                 "SELECT DISTINCT kind FROM chunks")))
+                             indexed_kinds=self.store.kinds)
 
     def _absent_languages(self, filters: Filters) -> list[str]:
         """A note for a filtered language no indexed file has: the empty answer is then explained."""

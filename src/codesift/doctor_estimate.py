@@ -77,7 +77,7 @@ def _store_seconds(prepared: list[tuple[SourceFile, object]]) -> tuple[float, in
             for chunk_id, chunk, fields in zip(ids, p.chunks, p.fields):  # type: ignore[attr-defined]
                 keyword.add_fields(chunk_id, file_id, f.path, chunk.language, chunk.kind, fields)
             chunks += len(ids)
-        store.db.commit()
+        store.commit()
         keyword.commit()
         seconds = time.perf_counter() - t0
         store.close()

@@ -26,10 +26,8 @@ import json
 import math
 import os
 import re
-import sqlite3
 import threading
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -38,13 +36,13 @@ from .embed.chat import DEFAULT_URLS, ChatClient
 from .embed.http import ProviderError
 from .rank.boosts import is_example_path, is_test_path
 from .rank.shape import QueryShape, classify
-from .store.cache import cache_dir
+from .store.expansions import ExpansionCache
+from .store.sqlite import StoreError
 from .tokenize import STOP_WORDS, split_identifier, stem, tokenize
 
 LLM_WEIGHT = 0.5  # an LLM-suggested term counts half as much as a query word
 LLM_MAX_TERMS = 8
 COOLDOWN_S = 30.0
-MEMORY_ENTRIES = 512
 PROMPT_VERSION = "1"
 SYSTEM_PROMPT = (
     "You turn a question about a code base into search terms for a keyword index of its source code. "
@@ -109,71 +107,6 @@ def parse_terms(reply: str) -> list[str]:
         raise ExpansionError("the chat model's JSON holds no list of terms")
     terms = [t.strip() for t in data if isinstance(t, str) and t.strip() and len(t) <= 80]
     return list(dict.fromkeys(terms))[:LLM_MAX_TERMS]
-
-
-class ExpansionCache:
-    """Expansions by key: an in-memory LRU in front of a small SQLite table shared by every index."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or cache_dir() / "expansions.db"
-        self.memory: OrderedDict[str, list[str]] = OrderedDict()
-        self._db: sqlite3.Connection | None = None
-        self._opened = False
-        self._lock = threading.Lock()
-
-    def _conn(self) -> sqlite3.Connection | None:
-        if not self._opened:
-            self._opened = True
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=2, check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("CREATE TABLE IF NOT EXISTS expansions (key TEXT PRIMARY KEY, terms TEXT NOT NULL, "
-                           "created REAL NOT NULL) WITHOUT ROWID")
-                db.commit()
-                self._db = db
-            except (OSError, sqlite3.Error):
-                self._db = None  # read-only home, full disk: memory only
-        return self._db
-
-    def get(self, key: str) -> list[str] | None:
-        with self._lock:
-            if key in self.memory:
-                self.memory.move_to_end(key)
-                return self.memory[key]
-            db = self._conn()
-            row = None
-            if db is not None:
-                try:
-                    row = db.execute("SELECT terms FROM expansions WHERE key = ?", (key,)).fetchone()
-                except sqlite3.Error:
-                    row = None
-            if row is None:
-                return None
-            try:
-                terms = [str(t) for t in json.loads(row[0])]
-            except (ValueError, TypeError):
-                return None
-            self._remember(key, terms)
-            return terms
-
-    def put(self, key: str, terms: list[str]) -> None:
-        with self._lock:
-            self._remember(key, terms)
-            db = self._conn()
-            if db is not None:
-                try:
-                    db.execute("INSERT OR REPLACE INTO expansions(key, terms, created) VALUES(?,?,?)",
-                               (key, json.dumps(terms), time.time()))
-                    db.commit()
-                except sqlite3.Error:
-                    pass
-
-    def _remember(self, key: str, terms: list[str]) -> None:
-        self.memory[key] = terms
-        self.memory.move_to_end(key)
-        while len(self.memory) > MEMORY_ENTRIES:
-            self.memory.popitem(last=False)
 
 
 class LLMExpander:
@@ -337,7 +270,7 @@ class Expander:
         else:
             try:
                 terms = self.vocabulary().suggest(tokenize(query))
-            except (sqlite3.Error, OSError, ValueError) as exc:
+            except (StoreError, OSError, ValueError) as exc:
                 return (), [f"query expansion skipped ({exc}): searched the query as written"]
             weight = VOCAB_WEIGHT
         if not terms:
@@ -350,10 +283,7 @@ class Expander:
     def _main_language(self) -> str:
         gen = self._generation()
         if self._language[0] != gen:
-            row = self.store.db.execute(
-                "SELECT language FROM chunks WHERE kind NOT IN ('module','window','section') "
-                "GROUP BY language ORDER BY count(*) DESC LIMIT 1").fetchone()
-            self._language = (gen, row[0] if row else "")
+            self._language = (gen, self.store.main_language())
         return self._language[1]
 
     def vocabulary(self) -> Vocabulary:
@@ -368,8 +298,7 @@ class Expander:
             vocab = Vocabulary.load(path) if path.is_file() else None
             if not fresh(vocab):
                 # Tests are left out: their long descriptive names pair words no implementation pairs.
-                names = [name for name, path in self.store.db.execute(
-                    "SELECT qualified_name, path FROM chunks WHERE kind NOT IN ('module','window','section')")
+                names = [name for name, path in self.store.definition_names()
                     if not (is_test_path(path) or is_example_path(path) or _TEST_NAME.search(name))]
                 vocab = Vocabulary.from_names(names, gen)
                 vocab.save(path)

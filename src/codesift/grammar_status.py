@@ -35,8 +35,7 @@ def grammar_failures(store: "MetaStore") -> dict[str, dict[str, object]]:
     errors = json.loads(store.get_meta(META_KEY) or "{}")
     if not errors:
         return {}
-    counts = dict(store.db.execute(
-        "SELECT language, count(*) FROM files WHERE warning = ? GROUP BY language", (GRAMMAR_FAILED,)))
+    counts = store.grammar_failed_counts(GRAMMAR_FAILED)
     return {lang: {"error": err, "files": counts[lang]} for lang, err in sorted(errors.items()) if counts.get(lang)}
 
 
@@ -50,10 +49,9 @@ def recheck(store: "MetaStore") -> list[str]:
 
     healed = [lang for lang in failed if grammars.get_parser(lang) is not None]
     for lang in healed:
-        store.db.execute("UPDATE files SET size = -1, hash = '' WHERE language = ? AND warning = ?",
-                         (lang, GRAMMAR_FAILED))
+        store.mark_language_changed(lang, GRAMMAR_FAILED)
     if healed:
-        store.db.commit()
+        store.commit()
     return healed
 
 
@@ -61,8 +59,7 @@ def save(store: "MetaStore", seen: dict[str, str]) -> None:
     """Keep why each grammar failed (``seen``: this update's errors) for as long as files it failed on
     are in the index (the caller commits)."""
     old = json.loads(store.get_meta(META_KEY) or "{}")
-    langs = [r[0] for r in store.db.execute("SELECT DISTINCT language FROM files WHERE warning = ?",
-                                            (GRAMMAR_FAILED,))]
+    langs = list(store.grammar_failed_counts(GRAMMAR_FAILED))
     errors = {lang: seen.get(lang) or old.get(lang) or "the grammar did not load" for lang in langs}
     if errors or old:
         store.set_meta(META_KEY, json.dumps(errors, sort_keys=True))

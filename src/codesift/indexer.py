@@ -6,7 +6,6 @@ resumable batches keyed by a hash of the embedded text, so an unchanged chunk is
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import stat
@@ -34,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is 
 from .store import refs
 from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
+from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -254,7 +254,7 @@ class Indexer:
             self.keyword.add(_keyword_doc(row))
         self.keyword.commit()
         self.store.set_meta("keyword_dirty", "0")
-        self.store.db.commit()
+        self.store.commit()
         return True
 
     def update(self, progress: Progress | None = None) -> UpdateStats:
@@ -266,7 +266,7 @@ class Indexer:
         if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
             self.store.mark_all_changed()
             self.store.set_meta("parser_version", PARSER_VERSION)
-            self.store.db.commit()
+            self.store.commit()
         grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
         known = self.store.files()
         found = discover(
@@ -302,7 +302,7 @@ class Indexer:
             stats.parse_seconds = time.perf_counter() - t0
             return stats
         self.store.set_meta("keyword_dirty", "1")
-        self.store.db.commit()
+        self.store.commit()
         try:
             for row in deleted:
                 self.store.delete_file(row.id)
@@ -324,13 +324,13 @@ class Indexer:
                         results = map(_prepare_args, args[start : start + FILE_BATCH])
                     for f, prepared in zip(batch, results):
                         self._index_file(f, known, stats, prepared)
-                    self.store.db.commit()
+                    self.store.commit()
                     self.keyword.commit(final=False)
                     if progress:
                         progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
         except KeyboardInterrupt:
             stats.interrupted = True
-            self.store.db.commit()  # what is in SQLite is whole files only: each file is one unit
+            self.store.commit()  # what is in SQLite is whole files only: each file is one unit
             self.keyword.rollback()
             self.ensure_keyword_consistent()
             raise
@@ -341,7 +341,7 @@ class Indexer:
         self.store.set_meta("keyword_dirty", "0")
         self.store.bump("generation")
         self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
-        self.store.db.commit()
+        self.store.commit()
         stats.parse_seconds = time.perf_counter() - t0
         return stats
 
@@ -353,7 +353,7 @@ class Indexer:
     def _finish_scan(self, skipped: dict[str, str]) -> None:
         self.store.set_skipped(skipped)
         self.store.set_meta("last_update", time.time())
-        self.store.db.commit()
+        self.store.commit()
 
     def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats,
                     prepared: "Prepared | None" = None) -> None:
@@ -433,10 +433,10 @@ class Indexer:
                     self.store.put_vectors(found, np.stack([cached[h] for h in found]))
                 todo = [(h, cid) for h, cid in pairs if h not in cached]
                 rows = self.store.chunks_by_id(cid for _, cid in todo) if todo else {}
-                texts = [embed_text(_chunk_from_row(rows[cid]), rows[cid]["path"]) for _, cid in todo]
+                texts = [embed_text(rows[cid].to_chunk(), rows[cid].path) for _, cid in todo]
                 if not todo:
                     self.store.bump("generation")
-                    self.store.db.commit()
+                    self.store.commit()
             if todo:
                 try:
                     vectors = embedder.embed(texts)
@@ -444,14 +444,14 @@ class Indexer:
                     # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
                     self.embed_error = exc
                     with guard:
-                        self.store.db.commit()
+                        self.store.commit()
                     break
                 with guard:
                     # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
                     self.store.put_vectors([h for h, _ in todo], vectors)
                     self.shared_cache.put_many(embedder.model_id, [h for h, _ in todo], vectors)
                     self.store.bump("generation")
-                    self.store.db.commit()
+                    self.store.commit()
             done += len(pairs)
             if progress:
                 progress("embed", done, total)
@@ -469,19 +469,8 @@ def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
     return (f"/{rel.as_posix()}/",)
 
 
-def _chunk_from_row(row) -> Chunk:  # noqa: ANN001 - sqlite3.Row
-    return Chunk(
-        kind=row["kind"], name=row["name"], qualified_name=row["qualified_name"],
-        start_line=row["start_line"], end_line=row["end_line"], text=row["text"],
-        language=row["language"], parent=row["parent"], signature=row["signature"],
-        docstring=row["docstring"], decorators=json.loads(row["decorators"]), route=row["route"],
-    )
-
-
-def _keyword_doc(row) -> KeywordDoc:  # noqa: ANN001 - sqlite3.Row
+def _keyword_doc(row: ChunkRecord) -> KeywordDoc:
     return KeywordDoc(
-        row["id"], row["file_id"], row["path"], row["language"], row["kind"], row["name"],
-        row["qualified_name"], row["signature"], " ".join(json.loads(row["decorators"])),
-        row["docstring"], row["text"],
+        row.id, row.file_id, row.path, row.language, row.kind, row.name, row.qualified_name,
+        row.signature, " ".join(row.decorators), row.docstring, row.text,
     )
-

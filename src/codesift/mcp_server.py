@@ -274,7 +274,7 @@ def usages_payload(found: Any, *, symbol_name: str, offset: int, limit: int) -> 
 
 def _source_label(index: "Index", result_id: int) -> str:
     row = index.store.chunks_by_id([result_id]).get(result_id)
-    return f"{row['qualified_name']} at {row['path']}:{row['start_line']}" if row is not None else ""
+    return f"{row.qualified_name} at {row.path}:{row.start_line}" if row is not None else ""
 
 
 # -- the server ------------------------------------------------------------------------------------

@@ -6,19 +6,21 @@ filtered search still gets a full candidate list from each side.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 import numpy as np
 
 from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.pipeline import label
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, classify, identifier_words
-from .store.keyword import KeywordIndex, glob_to_regex, normalise_path_filter
+from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
-from .store.vectors import VectorIndex
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .retrieve import Retriever
 
 MODES: tuple[str, ...] = ("hybrid", "keyword", "semantic")
 SNIPPET_LINES = 6
@@ -35,25 +37,6 @@ class Filters:
 
     def __bool__(self) -> bool:
         return bool(self.path or self.languages or self.kinds)
-
-    def sql(self) -> tuple[str, list[object]]:
-        """An SQL WHERE clause over ``chunks`` equivalent to the keyword engine's filter."""
-        where, params = ["1"], []
-        if self.path:
-            path = normalise_path_filter(self.path)
-            if any(c in path for c in "*?["):
-                # The keyword engine's own regex, as an SQL function: both retrievers filter alike.
-                where.append("codesift_path_match(path, ?)")
-                params.append(glob_to_regex(path))
-            else:
-                where.append("substr(path, 1, ?) = ?")
-                params += [len(path), path]
-        for column, values in (("language", self.languages), ("kind", self.kinds)):
-            if values:
-                where.append(f"{column} IN ({','.join('?' * len(values))})")
-                params += list(values)
-        return " AND ".join(where), params
-
 
 @dataclass(slots=True)
 class SearchResult:
@@ -171,14 +154,14 @@ def candidate_pool(limit: int, overfetch: float) -> int:
 SHORT_LINES = 10
 
 
-def penalise_short(hits: list[tuple[int, float]], rows: dict, penalty: float) -> list[tuple[int, float]]:
+def penalise_short(hits: list[tuple[int, float]], rows: dict[int, ChunkRecord], penalty: float) -> list[tuple[int, float]]:
     """Vector hits re-sorted after taking up to ``penalty`` off the cosine of short chunks (a one-line
     chunk loses all of it, a chunk of ``SHORT_LINES`` lines or more nothing): a short chunk's embedding
     is mostly its preamble, which resembles every query's preamble."""
     out = []
     for cid, cos in hits:
         row = rows.get(cid)
-        span = row["end_line"] - row["start_line"] + 1 if row is not None else SHORT_LINES
+        span = row.end_line - row.start_line + 1 if row is not None else SHORT_LINES
         out.append((cid, cos - penalty * max(0.0, (SHORT_LINES - span) / (SHORT_LINES - 1))))
     out.sort(key=lambda h: (-h[1], h[0]))
     return out
@@ -193,13 +176,14 @@ def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, 
 
 def run_search(
     store: MetaStore,
-    keyword: KeywordIndex,
-    vectors: VectorIndex | None,
+    keyword: Retriever,
+    vectors: Retriever | None,
     query_vector: np.ndarray | Callable[[], np.ndarray | None] | None,
     query: str,
     params: SearchParams,
 ) -> list[SearchResult]:
-    """Both retrievers over-fetch, fuse with shape-adaptive weighted RRF, rank, dedupe, cut to limit.
+    """Both retrievers over-fetch inside ``params.filters``, fuse with shape-adaptive weighted RRF, rank,
+    dedupe, cut to limit. ``keyword`` takes the query's text, ``vectors`` its vector.
 
     ``query_vector`` may be a callable, called after the keyword retriever ran (the caller embeds the
     query meanwhile); None from it means keyword results only."""
@@ -208,23 +192,21 @@ def run_search(
     kw_hits: list[tuple[int, float]] = []
     vec_hits: list[tuple[int, float]] = []
     if mode in ("hybrid", "keyword"):
-        kw_hits = keyword.search(query, fetch, path=filters.path, languages=filters.languages,
-                                 kinds=filters.kinds, and_first=params.rank.keyword_and_first,
-                                 near=params.rank.keyword_near, near_weight=params.rank.keyword_near_weight,
-                                 prefix=params.rank.keyword_prefix and params.typing, expansion=params.expansion)
+        kw_hits = keyword.search(query, fetch, filters)
     # Everything that does not need the query vector happens before waiting for it (the caller may
     # still be embedding the query on another thread).
     named: list[int] = []
     if params.rank.name_match:
-        where, args = filters.sql()
-        named = store.ids_by_name(identifier_words(query), where, args)
+        named = store.ids_by_name(identifier_words(query), filters)
     wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
-    allowed = store.filtered_ids(*filters.sql()) if wants_vectors and filters else None
+    prefilter = getattr(vectors, "prefilter", None)
+    if wants_vectors and prefilter is not None:
+        prefilter(filters)  # a retriever that can, filters before the query vector is waited for
     rows = store.chunks_by_id(dict.fromkeys([*(cid for cid, _ in kw_hits), *named]))
     if callable(query_vector):
         query_vector = query_vector()
     if wants_vectors and query_vector is not None:
-        vec_hits = vectors.search(query_vector, fetch, allowed)
+        vec_hits = vectors.search(query_vector, fetch, filters)  # type: ignore[union-attr]
         rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
         if params.rank.short_vector_penalty > 0:
             vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty)
@@ -245,10 +227,9 @@ def run_search(
         if row is None:  # the keyword index is a step ahead of (or behind) SQLite: skip quietly
             continue
         c = Candidate(
-            chunk_id=cid, path=row["path"], name=row["name"], qualified_name=row["qualified_name"],
-            kind=row["kind"], language=row["language"], start_line=row["start_line"],
-            end_line=row["end_line"], text=row["text"], mtime=row["mtime"] or 0.0,
-            decorators=tuple(_decorators(row["decorators"])),
+            chunk_id=cid, path=row.path, name=row.name, qualified_name=row.qualified_name,
+            kind=row.kind, language=row.language, start_line=row.start_line,
+            end_line=row.end_line, text=row.text, mtime=row.mtime or 0.0, decorators=row.decorators,
             keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
@@ -273,33 +254,13 @@ def run_search(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
                 name=c.name, qualified_name=c.qualified_name, nearby=list(c.merged_names),
                 kind=c.kind, language=c.language,
-                snippet=snippet_of(row["text"], row["start_line"], _text_start(row)),
-                signature=row["signature"], chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
+                snippet=snippet_of(row.text, row.start_line, row.text_start),
+                signature=row.signature, chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
                 vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm),
-                decorators=_decorators(row["decorators"]), route=row["route"] or None,
+                decorators=list(row.decorators), route=row.route or None,
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )
         )
         if len(results) >= limit:
             break
     return results
-
-
-def _decorators(raw: str | None) -> list[str]:
-    if not raw or raw == "[]":  # most chunks: no JSON to parse
-        return []
-    try:
-        value = json.loads(raw or "[]")
-    except ValueError:
-        return []
-    return [str(d) for d in value] if isinstance(value, list) else []
-
-
-def _text_start(row) -> int:  # noqa: ANN001 - sqlite3.Row
-    """The line the stored text begins on: decorators sit above ``start_line``."""
-    decorators = row["decorators"]
-    if decorators and decorators != "[]":
-        text_lines = row["text"].count("\n") + 1
-        span = row["end_line"] - row["start_line"] + 1
-        return row["start_line"] - max(0, text_lines - span)
-    return row["start_line"]

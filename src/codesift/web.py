@@ -131,12 +131,10 @@ def outline_work(params: Any) -> Callable[["Index"], dict[str, Any]]:
     path = _text(params, "path", required=True)
 
     def work(index: "Index") -> dict[str, Any]:
-        from .store import refs
-
         found = dict(index.outline(path))
         # The names the file references, by line, for the page's links to their uses: only where the
         # index's lines are the file's (the file is unchanged since it was indexed).
-        sites = [] if found.get("changed_since_indexed") else refs.file_sites(index.store.db, str(found["path"]))
+        sites = [] if found.get("changed_since_indexed") else index.store.ref_file_sites(str(found["path"]))
         defined = defined_names(index, {name for name, *_ in sites})  # a local variable's reads link nowhere
         found["references"] = [{"name": name, "line": line, "kind": kind} for name, line, kind, _ in sites
                                if name in defined]
@@ -148,14 +146,7 @@ def defined_names(index: "Index", names: set[str]) -> set[str]:
     """Those of ``names`` that some definition in the index has."""
     from .store.refs import NOT_SYMBOLS
 
-    wanted, out = sorted(names), set()
-    for start in range(0, len(wanted), 900):
-        part = wanted[start : start + 900]
-        rows = index.store.db.execute(
-            f"SELECT DISTINCT name FROM chunks WHERE name IN ({','.join('?' * len(part))}) "
-            f"AND kind NOT IN ({','.join('?' * len(NOT_SYMBOLS))})", [*part, *NOT_SYMBOLS])
-        out.update(name for (name,) in rows)
-    return out
+    return index.store.defined_names(names, NOT_SYMBOLS)
 
 
 def usages_work(params: Any) -> Callable[["Index"], dict[str, Any]]:

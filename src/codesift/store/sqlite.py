@@ -18,6 +18,10 @@ import numpy as np
 
 from ..model import Chunk
 from . import grams, names, refs
+from .reads import FilterLike, ReadQueries, filter_sql
+from .records import ChunkRecord, chunk_record
+
+StoreError = sqlite3.Error  # what a failed store query raises, for callers outside store/
 
 SCHEMA_VERSION = "3"  # 2: references packed per (file, name), see store/refs.py; 3: file texts for grep (store/grams.py)
 
@@ -92,7 +96,7 @@ class FileRow:
         self.id, self.path, self.size, self.mtime, self.hash = id, path, size, mtime, hash
 
 
-class MetaStore:
+class MetaStore(ReadQueries):
     """Thin typed wrapper over the index's SQLite database (WAL mode: readers never block the writer)."""
 
     def __init__(self, path: Path, *, readonly: bool = False) -> None:
@@ -120,6 +124,9 @@ class MetaStore:
 
     def close(self) -> None:
         self.db.close()
+
+    def commit(self) -> None:
+        self.db.commit()
 
     # -- settings -------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:
@@ -266,29 +273,33 @@ class MetaStore:
         return dict(self.db.execute("SELECT path, reason FROM skipped").fetchall())
 
     # -- chunks ---------------------------------------------------------------------------------
-    def chunks_by_id(self, ids: Iterable[int], *, with_text: bool = True) -> dict[int, sqlite3.Row]:
-        """Chunk rows (plus the file's mtime) by id; ``with_text=False`` leaves the body out (as '')."""
+    def chunks_by_id(self, ids: Iterable[int], *, with_text: bool = True) -> dict[int, ChunkRecord]:
+        """Chunk records (with the file's mtime) by id; ``with_text=False`` leaves the body out (as '')."""
         ids = list(ids)
-        out: dict[int, sqlite3.Row] = {}
+        out: dict[int, ChunkRecord] = {}
         select = _CHUNK_SELECT if with_text else _CHUNK_SELECT.replace("c.text,", "'' AS text,")
+        cur = self.db.cursor()
+        cur.row_factory = chunk_record
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
-            for row in self.db.execute(f"{select} WHERE c.id IN ({marks})", part):
-                out[row["id"]] = row
+            for rec in cur.execute(f"{select} WHERE c.id IN ({marks})", part):
+                out[rec.id] = rec
         return out
 
-    def iter_chunks(self, batch: int = 2000) -> Iterator[sqlite3.Row]:
-        """Every chunk, in id order, streamed without holding the table in memory."""
+    def iter_chunks(self, batch: int = 2000) -> Iterator[ChunkRecord]:
+        """Every chunk, in id order, streamed without holding the table in memory (``mtime`` is 0.0)."""
         last = 0
+        cur = self.db.cursor()
+        cur.row_factory = chunk_record
         while True:
-            rows = self.db.execute(
-                f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
+            rows = cur.execute(
+                f"SELECT {CHUNK_COLUMNS}, 0.0 AS mtime FROM chunks WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
             ).fetchall()
             if not rows:
                 return
             yield from rows
-            last = rows[-1]["id"]
+            last = rows[-1].id
 
     def count_embedded(self) -> int:
         """Chunks that have a vector: one probe of the vector table per chunk (~150 ms at 100k)."""
@@ -312,8 +323,10 @@ class MetaStore:
         rows = self.db.execute("SELECT language, count(*) FROM files GROUP BY language ORDER BY 2 DESC")
         return {r[0] or "unknown": r[1] for r in rows}
 
-    def ids_by_name(self, names: list[str], where: str = "1", params: list[object] | None = None) -> list[int]:
-        """Definition chunks whose name equals one of ``names`` (case-insensitive), through the index."""
+    def ids_by_name(self, names: list[str], filters: FilterLike | None = None) -> list[int]:
+        """Definition chunks passing ``filters`` whose name equals one of ``names`` (case-insensitive),
+        through the index."""
+        where, params = filter_sql(filters)
         out: list[int] = []
         for name in dict.fromkeys(n.rsplit(".", 1)[-1] for n in names if n):
             rows = self.db.execute(
@@ -324,8 +337,9 @@ class MetaStore:
             out += [r[0] for r in rows]
         return out
 
-    def filtered_ids(self, where: str, params: list[object]) -> np.ndarray:
-        """Chunk ids matching an SQL filter (built by the searcher from path/language/kind options)."""
+    def filtered_ids(self, filters: FilterLike) -> np.ndarray:
+        """Chunk ids passing ``filters`` (path, language, kind), as the keyword engine filters them."""
+        where, params = filter_sql(filters)
         rows = self.db.execute(f"SELECT id FROM chunks WHERE {where}", params).fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from ..languages import language_for
 from ..limits import InputError, check_name
-from ..store import refs
 from .targets import UNRESOLVED, Resolver, Scope, labels
 from .usages import _around, _bases_lookup, _in_tests, _lines, _returns_lookup, find_usages
 
@@ -49,7 +48,7 @@ def definitions_named(index: "Index", query: str, name: str) -> list[dict[str, o
 
 
 def _scopes(index: "Index", paths: Iterable[str]) -> dict[str, list[Scope]]:
-    return {path: [Scope(*row) for row in rows] for path, rows in refs.scopes_of(index.store.db, paths).items()}
+    return {path: [Scope(*row) for row in rows] for path, rows in index.store.ref_scopes(paths).items()}
 
 
 def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
@@ -66,7 +65,7 @@ def _users(index: "Index", symbol_name: str, service: str | None, keep: Callable
     definition), only the uses resolving to that one (or to none) are kept."""
     _, name = _split(symbol_name)
     prefix = service.rstrip("/") + "/" if service else None
-    if not refs.is_referenced(index.store.db, name, prefix):  # find_usages would answer with semantic guesses
+    if not index.store.is_referenced(name, prefix):  # find_usages would answer with semantic guesses
         defs = [_definition(str(d["path"]), _as_scope(d)) for d in definitions_named(index, symbol_name, name)]
         note = "" if defs else f"no definition named {symbol_name!r} and no reference to it in the index"
         return {"source": "static" if defs else "none", "definitions": defs, "usages": [], "note": note}, []
@@ -146,7 +145,7 @@ def callees(index: "Index", symbol_name: str, *, service: str | None = None) -> 
     for d in defs:
         path = str(d["path"])
         start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
-        in_file = refs.file_sites(index.store.db, path)
+        in_file = index.store.ref_file_sites(path)
         sites = [s for s in in_file if start <= s[1] <= end and s[2] == "call"]
         imports = {s[0]: s[3] for s in reversed(in_file) if s[2] == "import" and s[3]}  # the first one wins
         scopes = _scopes(index, [path]).get(path, [])

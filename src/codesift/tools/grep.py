@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover - Python < 3.11 keeps them at the top le
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..api import Index
+    from ..search import Filters
 
 MAX_PATTERN_CHARS = 1_000
 MAX_LINE_CHARS = 1_000  # a hit's line (and each context line) is cut here: minified code has huge lines
@@ -218,10 +219,7 @@ class _Spans:
 
 
 def _stored_spans(index: "Index", file_id: int) -> _Spans:
-    rows = index.store.db.execute(
-        f"SELECT start_line, end_line, qualified_name, kind FROM chunks WHERE file_id = ? "
-        f"AND kind NOT IN ({','.join('?' * len(NO_SYMBOL_KINDS))})", (file_id, *NO_SYMBOL_KINDS)).fetchall()
-    return _Spans([tuple(r) for r in rows])
+    return _Spans(index.store.file_spans(file_id, NO_SYMBOL_KINDS))
 
 
 def _live_spans(text: str, path: str) -> _Spans:
@@ -247,20 +245,19 @@ def _any_unindexed(index: "Index") -> bool:
     key = (index.store.get_meta("files_generation"), index.store.get_meta("next_chunk_id"))
     cached = _UNINDEXED.get(index)
     if cached is None or cached[0] != key:
-        cached = (key, bool(grams.unindexed(index.store.db)))
+        cached = (key, bool(index.store.grep_unindexed()))
         _UNINDEXED[index] = cached
     return cached[1]
 
 
-def _files(index: "Index", required: Required, where: str, params: list[object]) -> tuple[list[Any], str]:
+def _files(index: "Index", required: Required, filters: Filters) -> tuple[list[Any], str]:
     """The files to read, by path, and how they were chosen."""
-    unindexed = grams.unindexed(index.store.db, where, params) if required and _any_unindexed(index) else []
+    unindexed = index.store.grep_unindexed(filters) if required and _any_unindexed(index) else []
     if required:
-        rows = grams.candidates(index.store.db, required, where, params)
+        rows = index.store.grep_candidates(required, filters)
         strategy = "index"
     else:
-        rows = index.store.db.execute(f"SELECT id, path, hash FROM files WHERE {where} ORDER BY path",
-                                      params).fetchall()
+        rows = index.store.files_where(filters)
         strategy = "scan"
     if unindexed and required:
         seen = {r[0] for r in rows}
@@ -287,15 +284,14 @@ def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None 
         if prefix and not prefix.lstrip("/").startswith(service_prefix):
             raise GrepError("path and service disagree: give one or the other")
         filters.path = prefix or service_prefix
-    where, params = filters.sql()
     required = required_literals(pattern, regex=regex)
-    rows, strategy = _files(index, required, where, params)
+    rows, strategy = _files(index, required, filters)
     # The index matched trigrams in any order and case: the strings themselves rule out most of the rest
     # before the regex runs (exact code points only when no flag can make the regex ignore case).
     prefilter = required if regex and case_sensitive and "(?" not in pattern else []
     singles = [group[0] for group in prefilter if len(group) == 1]
     anchor = max(singles, key=len) if singles else None  # only its lines are searched with the regex
-    total_files = index.store.db.execute(f"SELECT count(*) FROM files WHERE {where}", params).fetchone()[0]
+    total_files = index.store.count_files(filters)
     want = offset + limit
     hits: list[dict[str, Any]] = []
     stale: list[str] = []

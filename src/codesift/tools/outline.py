@@ -85,13 +85,11 @@ def outline(index: "Index", file_path: str) -> dict[str, Any]:
             data = fh.read()
     except OSError as exc:
         raise ContextError(f"cannot read {rel}: {exc.strerror or exc}") from None
-    row = index.store.db.execute("SELECT id, hash, language FROM files WHERE path = ?", (rel,)).fetchone()
+    row = index.store.file_entry(rel)
     text, _ = _decode(data)
     language = (row[2] if row else None) or language_for(rel) or "text"
     if row is not None and row[1] == _digest(data):
-        rows = index.store.db.execute(
-            "SELECT kind, name, qualified_name, parent, start_line, end_line, signature, docstring FROM chunks "
-            f"WHERE file_id = ? AND kind NOT IN ({','.join('?' * len(NOT_SYMBOLS))})", (row[0], *NOT_SYMBOLS))
+        rows = index.store.file_outline(row[0], NOT_SYMBOLS)
         items = [_item(*r) for r in rows]
         source = "index"
     else:

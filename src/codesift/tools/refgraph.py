@@ -28,7 +28,6 @@ import numpy as np
 
 from ..languages import language_for
 from ..rank.boosts import is_example_path, is_test_path
-from ..store import refs
 from .targets import UNRESOLVED, Resolver, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -221,7 +220,7 @@ def _nodes(index: "Index") -> _Nodes:
     by_name: dict[str, list[int]] = defaultdict(list)
     by_file: dict[int, list[int]] = defaultdict(list)
     paths: dict[int, str] = {}
-    for fid, path, name, qn, kind, parent, start, end, sig, lang in refs.definitions(index.store.db):
+    for fid, path, name, qn, kind, parent, start, end, sig, lang in index.store.ref_definitions():
         i = len(nodes)
         nodes.append(Node(path, name, qn, kind, parent, start, end, " ".join((sig or "").split()), lang or "",
                           -1, is_test_path(path) or is_example_path(path)))
@@ -243,7 +242,6 @@ def _finish(nodes: list[Node], src: np.ndarray, dst: np.ndarray, weight: np.ndar
 
 def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
     """Nodes from the definitions, edges from every static reference to a defined name."""
-    db = index.store.db
     found = found or _nodes(index)
     nodes, by_name, paths, lines = found.nodes, found.by_name, dict(found.paths), found.lines
     module_of: dict[int, int] = {}
@@ -252,7 +250,7 @@ def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
     scope_memo: dict[int, list[Scope]] = {}
     ancestors: dict[int, frozenset[int]] = {}
     total = 0
-    rows = [r for r in refs.all_rows(db) if r[1] in by_name]
+    rows = [r for r in index.store.ref_rows() if r[1] in by_name]
     for fid, _, _, path in rows:
         paths.setdefault(fid, path)
     tests = {fid: is_test_path(path) for fid, path in paths.items()}

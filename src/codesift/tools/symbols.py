@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from ..limits import check_name
-from ..store import names
+from ..store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..api import Index
@@ -15,13 +14,13 @@ MAX_EXACT = 20
 MAX_PARTIAL = 50
 
 
-def _symbol_dict(row, **extra: object) -> dict[str, object]:  # noqa: ANN001 - sqlite3.Row
+def _symbol_dict(row: ChunkRecord, **extra: object) -> dict[str, object]:
     return {
-        "id": row["id"], "path": row["path"], "start_line": row["start_line"], "end_line": row["end_line"],
-        "name": row["name"], "qualified_name": row["qualified_name"], "kind": row["kind"],
-        "language": row["language"], "signature": row["signature"], "parent": row["parent"],
-        "decorators": json.loads(row["decorators"] or "[]"), "route": row["route"],
-        "docstring": (row["docstring"] or "").strip().split("\n\n")[0][:300], **extra,
+        "id": row.id, "path": row.path, "start_line": row.start_line, "end_line": row.end_line,
+        "name": row.name, "qualified_name": row.qualified_name, "kind": row.kind,
+        "language": row.language, "signature": row.signature, "parent": row.parent,
+        "decorators": list(row.decorators), "route": row.route,
+        "docstring": (row.docstring or "").strip().split("\n\n")[0][:300], **extra,
     }
 
 
@@ -31,14 +30,13 @@ def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = Non
     from ..filters import normalise_kinds
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
-    kinds = normalise_kinds(kind, lambda: (r[0] for r in index.store.db.execute("SELECT DISTINCT kind FROM chunks")))
-    hits = names.lookup(index.store.db, name, exact=exact, kinds=kinds,
-                        limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
+    kinds = normalise_kinds(kind, index.store.kinds)
+    hits = index.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
     rows = index.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
     out = []
     for cid, match in hits:
         row = rows.get(cid)
-        if row is None or (service and not row["path"].startswith(service.rstrip("/") + "/")):
+        if row is None or (service and not row.path.startswith(service.rstrip("/") + "/")):
             continue
         out.append(_symbol_dict(row, match=match))
     return out
@@ -56,15 +54,15 @@ def find_similar(index: "Index", result_id: int, *, limit: int = 10, spread: boo
     hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 1) + 1)
     source = index.store.chunks_by_id([result_id]).get(result_id)
     rows = index.store.chunks_by_id(cid for cid, _ in hits)
-    out, files = [], {source["path"]} if (spread and source) else set()
+    out, files = [], {source.path} if (spread and source) else set()
     for cid, score in hits:
         row = rows.get(cid)
         if row is None or cid == result_id:
             continue
         if spread:
-            if row["path"] in files:
+            if row.path in files:
                 continue
-            files.add(row["path"])
+            files.add(row.path)
         out.append(_symbol_dict(row, score=round(max(0.0, score), 4), score_kind="similar"))
         if len(out) >= limit:
             break
@@ -84,16 +82,12 @@ def summarize_matches(index: "Index", query: str, *, limit: int = 30, **filters:
         entry = files[r.path]
         if not entry["description"]:
             row = rows.get(r.chunk_id)
-            doc = (row["docstring"] or "").strip().splitlines() if row else []
+            doc = (row.docstring or "").strip().splitlines() if row else []
             entry["description"] = doc[0][:160] if doc else (r.signature or r.snippet.splitlines()[0])[:160]
     return list(files.values())
 
 
 def list_sources(index: "Index") -> list[dict[str, object]]:
     """The indexed root and its top-level folders ("services") with file and symbol counts."""
-    rows = index.store.db.execute(
-        "SELECT CASE WHEN instr(f.path, '/') > 0 THEN substr(f.path, 1, instr(f.path, '/') - 1) ELSE '.' END AS svc, "
-        "count(DISTINCT f.id), count(c.id) FROM files f LEFT JOIN chunks c ON c.file_id = f.id "
-        "AND c.kind NOT IN ('module','window','section') GROUP BY svc ORDER BY 2 DESC"
-    ).fetchall()
+    rows = index.store.service_counts()
     return [{"root": str(index.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 from ..languages import language_for
 from ..limits import InputError, check_name
 from ..rank.boosts import is_test_path
-from ..store import refs
 from .context import _read
 from .targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
 
@@ -35,15 +34,8 @@ SUGGESTIONS = 5
 def _enclosing(index: "Index", file_ids: set[int]) -> dict[int, list[Scope]]:
     """Per file: its definitions (the scopes a reference can sit in)."""
     out: dict[int, list[Scope]] = defaultdict(list)
-    ids = list(file_ids)
-    for start in range(0, len(ids), 900):
-        part = ids[start : start + 900]
-        rows = index.store.db.execute(
-            f"SELECT file_id, start_line, end_line, qualified_name, kind, parent, signature FROM chunks "
-            f"WHERE file_id IN ({','.join('?' * len(part))}) AND kind NOT IN ('module','window','section')", part
-        )
-        for fid, s, e, q, kind, parent, signature in rows:
-            out[fid].append(Scope(s, e, q, kind, parent, signature or ""))
+    for fid, s, e, q, kind, parent, signature in index.store.scopes_by_file(file_ids):
+        out[fid].append(Scope(s, e, q, kind, parent, signature or ""))
     return out
 
 
@@ -153,7 +145,7 @@ def _sites(index: "Index", name: str, targets: list[dict[str, object]],
     """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
     prefix = service.rstrip("/") + "/" if service else None
-    rows = [r for r in refs.sites_of(index.store.db, name, prefix) if (r[1], r[2]) not in def_sites]
+    rows = [r for r in index.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
     ambiguous = len(targets) > 1
     defs = _enclosing(index, {r[0] for r in rows})
     resolver = None
@@ -181,10 +173,8 @@ def _bases_lookup(index: "Index") -> Callable[[str], list[str]]:
 
     def bases_of(type_name: str) -> list[str]:
         if type_name not in memo:
-            rows = index.store.db.execute(
-                "SELECT name, signature FROM chunks WHERE name = ? COLLATE NOCASE AND kind IN "
-                "('class','struct','interface','trait') LIMIT 20", [type_name])
-            memo[type_name] = [b for name, sig in rows if name == type_name for b in base_names(sig or "")]
+            rows = index.store.signatures_named(type_name, ("class", "struct", "interface", "trait"))
+            memo[type_name] = [b for name, sig, _, _ in rows if name == type_name for b in base_names(sig or "")]
         return memo[type_name]
 
     return bases_of
@@ -196,9 +186,7 @@ def _returns_lookup(index: "Index") -> Callable[[str], str]:
 
     def returns_of(function: str) -> str:
         if function not in memo:
-            rows = index.store.db.execute(
-                "SELECT name, signature, parent, language FROM chunks WHERE name = ? COLLATE NOCASE AND kind IN "
-                "('function','method') LIMIT 20", [function])
+            rows = index.store.signatures_named(function, ("function", "method"))
             types = {return_type(sig or "", lang or "", parent) for name, sig, parent, lang in rows if name == function}
             types.discard("")
             memo[function] = types.pop() if len(types) == 1 else ""
