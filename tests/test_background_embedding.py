@@ -59,3 +59,29 @@ def test_lowering_priority_touches_only_the_calling_thread():
     t.join()
     assert seen == [max(before, 5)] or seen[0] > before
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == before
+
+
+def test_background_embedding_takes_the_write_lock_and_yields_to_another_writer(repo):
+    from codesift.mcp_server import WriteGuard
+    from codesift.store.lock import IndexBusy, WriteLock
+
+    with Index(repo, config=Config(embedder="none")) as idx:
+        idx.update(embed=False)
+        lock = threading.Lock()
+        with WriteGuard(lock, idx.folder):
+            assert lock.locked()
+            with pytest.raises(IndexBusy):  # `codesift index` in another process would wait or give up
+                WriteLock(idx.folder, 0).acquire()
+        assert not lock.locked()
+        with WriteLock(idx.folder, 0):  # released: free again
+            pass
+        # Another writer holds the index: the guard gives up (and leaves the service lock free).
+        holder = WriteLock(idx.folder, 0)
+        holder.acquire()
+        try:
+            with pytest.raises(IndexBusy):
+                with WriteGuard(lock, idx.folder, wait=0.2):
+                    pass
+            assert not lock.locked()
+        finally:
+            holder.release()

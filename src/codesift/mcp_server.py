@@ -33,10 +33,12 @@ from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Li
                        PathFilter, Query, ResultId, Service, SimilarLimit, StartLine, SymbolLimit, SymbolName,
                        SymbolType, Threshold, UsageLimit, UsedName)
 from .mcp_text import DESCRIPTIONS, INSTRUCTIONS  # what the agent reads
-from .store.lock import IndexBusy
+from .store.lock import IndexBusy, WriteLock
 from .tools import markdown as md
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from .api import Index
 
 log = logging.getLogger("codesift.mcp")
@@ -59,6 +61,27 @@ def lower_thread_priority(niceness: int = 10) -> bool:
     except (AttributeError, OSError):
         return False
     return True
+
+
+class WriteGuard:
+    """The service lock, then the index's write lock (another process may be running `codesift index`):
+    what the background embedding holds while it touches the store."""
+
+    def __init__(self, lock: threading.Lock, folder: "Path", wait: float = 2.0) -> None:
+        self.lock, self.write = lock, WriteLock(folder, wait)
+
+    def __enter__(self) -> "WriteGuard":
+        self.lock.acquire()
+        try:
+            self.write.acquire()
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.write.release()
+        self.lock.release()
 
 
 class ToolFailure(Exception):
@@ -126,9 +149,10 @@ class IndexService:
     def _embed_pending(self) -> None:
         """Embed what is pending, a slice at a time, yielding to tool calls.
 
-        The lock is held only to read texts and write vectors; the model runs without it, in a thread
-        of lower CPU priority (the model's worker threads are created by it and inherit that), so a
-        search embeds its query and answers at its normal speed while the tree is being embedded."""
+        The locks (the service's, then the index's write lock, as `codesift index` takes it) are held
+        only to read texts and write vectors; the model runs without them, in a thread of lower CPU
+        priority (the model's worker threads are created by it and inherit that), so a search embeds its
+        query and answers at its normal speed while the tree is being embedded."""
         slice_size = min(EMBED_SLICE, self.index.config.embed_batch)
         self._embedded_since = (time.monotonic(), 0)
         lowered = lower_thread_priority()
@@ -142,7 +166,12 @@ class IndexService:
                     release_batch(embedder)
                     lowered = False
                 self.state = "embedding"
-            done = self.index.indexer.embed_pending(embedder, limit=slice_size, lock=self.lock)
+            try:
+                done = self.index.indexer.embed_pending(embedder, limit=slice_size,
+                                                        lock=WriteGuard(self.lock, self.index.folder))
+            except IndexBusy:  # `codesift index` is writing (and embedding the same texts): leave it to it
+                log.info("another process is updating the index; background embedding stops")
+                return
             if not done:
                 with self.lock:
                     release_batch(embedder)
