@@ -1,0 +1,63 @@
+"""Everything issue 10 asks to see, in one command: quality per language and corpus, the
+leave-one-corpus-out table of the tuned constants, the ablation, and the latency of the pool.
+
+    python bench/report.py [--skip quality loco ablation latency] [--scale-root DIR]
+
+Runs the other bench scripts one after another (each in its own process, so one's memory does not
+weigh on the next) and prints their tables under one heading each:
+
+- quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
+  language group and corpus);
+- loco: ``loco.py`` over the constants tuned on the public bench, around today's defaults (keyword side
+  ×0.8/×1/×1.25, short-chunk vector penalty 0/0.06/0.12, name bonus inside sentences 0/1);
+- ablation: ``ablation.py`` (each ranking stage toggled from the defaults);
+- latency: ``pool_cost.py`` on ``--scale-root`` (a ``query_scale.py --keep`` build with vectors), when
+  given.
+
+A full run takes about half an hour on two cores once the corpora are embedded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+LOCO_GRID = ["keyword_weight=1.0,0.8,1.25", "rank.short_vector_penalty=0.06,0,0.12",
+             "rank.sentence_name_match_weight=0,1.0"]
+
+
+def section(title: str, args: list[str]) -> int:
+    """Run one bench script and print its output under ``title``; returns its exit status."""
+    print(f"\n## {title}\n\n`python {' '.join(args)}`\n", flush=True)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, *args], cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
+    print(proc.stdout, flush=True)
+    print(f"({time.perf_counter() - t:.0f} s)", flush=True)
+    return proc.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "loco", "ablation", "latency"])
+    ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
+    args = ap.parse_args()
+    failed = 0
+    if "quality" not in args.skip:
+        failed |= section("Quality per set, mode, language group and corpus", ["bench/quality.py"])
+    if "loco" not in args.skip:
+        grid = [a for g in LOCO_GRID for a in ("--grid", g)]
+        failed |= section("Leave one corpus out: tuned constants", ["bench/loco.py", *grid])
+    if "ablation" not in args.skip:
+        failed |= section("Ablation of the ranking stages", ["bench/ablation.py"])
+    if "latency" not in args.skip and args.scale_root:
+        failed |= section("Latency of the candidate pool", ["bench/pool_cost.py", str(args.scale_root),
+                                                            "--pools", "30", "100", "150"])
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
