@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,6 @@ from .embed import EmbeddingUnavailable, load_embedder
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
 from .expand import Expander
-from .filters import build_filters
 from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
@@ -28,6 +28,7 @@ from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
+from .tools.base import Workspace, weak_call
 
 
 EMBED_RETRY_S = 30.0
@@ -329,8 +330,7 @@ class Index:
     def _filters(self, path: str | None, language: str | list[str] | None,
                  kind: str | list[str] | None) -> Filters:
         """User-typed filter values normalised (case, aliases, absolute paths); raises FilterError."""
-        return build_filters(self.root, path, language, kind, indexed_languages=lambda: self.store.languages(),
-                             indexed_kinds=self.store.kinds)
+        return self.workspace.filters(path, language, kind)
 
     def _absent_languages(self, filters: Filters) -> list[str]:
         """A note for a filtered language no indexed file has: the empty answer is then explained."""
@@ -353,19 +353,30 @@ class Index:
         return self._query_pool
 
     # -- agent tools (see codesift.tools) --------------------------------------------------------
+    @cached_property
+    def workspace(self) -> Workspace:
+        """What the tools work on (root, store, index folder, config, search, vectors), built once."""
+        return Workspace(root=self.root, store=self.store, folder=self.folder, config=self.config,
+                         search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"))
+
+    def _current_vectors(self) -> VectorIndex | None:
+        """The vector index of the current generation; None when no embedder is available."""
+        embedder = self.embedder()
+        return None if embedder is None else self._vector_index(embedder)
+
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                     service: str | None = None) -> list[dict[str, object]]:
         """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
         from .tools.symbols import find_symbol
 
-        return find_symbol(self, name, kind=kind, exact=exact, service=service)
+        return find_symbol(self.workspace, name, kind=kind, exact=exact, service=service)
 
     def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | None = None) -> dict[str, object]:
         """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
         from .tools.usages import find_usages
 
         check_limit(limit, MAX_USAGES_LIMIT)
-        return find_usages(self, symbol_name, limit=limit, service=service)
+        return find_usages(self.workspace, symbol_name, limit=limit, service=service)
 
     def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
                  service: str | None = None, offset: int = 0) -> dict[str, object]:
@@ -373,50 +384,50 @@ class Index:
         pull their neighbours up), grouped by file with signatures, cut to ``budget_tokens`` (≈ chars/4)."""
         from .tools.repomap import repo_map
 
-        return repo_map(self, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
+        return repo_map(self.workspace, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
 
     def callers(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
         """The definitions that call ``symbol_name``, one entry per caller, grouped by target as find_usages."""
         from .tools.graph import callers
 
-        return callers(self, symbol_name, service=service)
+        return callers(self.workspace, symbol_name, service=service)
 
     def callees(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
         """What the body of ``symbol_name`` calls, resolved to definitions where the index can."""
         from .tools.graph import callees
 
-        return callees(self, symbol_name, service=service)
+        return callees(self.workspace, symbol_name, service=service)
 
     def impact(self, symbol_name: str, *, depth: int = 2, service: str | None = None) -> dict[str, object]:
         """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses."""
         from .tools.graph import impact
 
-        return impact(self, symbol_name, depth=depth, service=service)
+        return impact(self.workspace, symbol_name, depth=depth, service=service)
 
     def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
                          context_lines: int = 0) -> dict[str, object]:
         """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers."""
         from .tools.context import get_code_context
 
-        return get_code_context(self, file_path, symbol_name, ref=ref, context_lines=context_lines)
+        return get_code_context(self.workspace, file_path, symbol_name, ref=ref, context_lines=context_lines)
 
     def find_similar(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
         """Chunks whose embeddings are nearest to result ``result_id``'s."""
         from .tools.symbols import find_similar
 
-        return find_similar(self, result_id, limit=limit)
+        return find_similar(self.workspace, result_id, limit=limit)
 
     def drill_down(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
         """Like :meth:`find_similar`, one result per file, to map a topic across the tree."""
         from .tools.symbols import find_similar
 
-        return find_similar(self, result_id, limit=limit, spread=True)
+        return find_similar(self.workspace, result_id, limit=limit, spread=True)
 
     def summarize_matches(self, query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
         """One entry per matching file (path, symbols, one-line description), without code bodies."""
         from .tools.symbols import summarize_matches
 
-        return summarize_matches(self, query, limit=limit, **filters)
+        return summarize_matches(self.workspace, query, limit=limit, **filters)
 
     def grep(self, pattern: str, *, regex: bool = False, path: str | None = None,
              language: str | list[str] | None = None, service: str | None = None, case_sensitive: bool = True,
@@ -425,14 +436,14 @@ class Index:
         candidate files come from the trigram index, every hit is read from the live file."""
         from .tools.grep import grep
 
-        return grep(self, pattern, regex=regex, path=path, language=language, service=service,
+        return grep(self.workspace, pattern, regex=regex, path=path, language=language, service=service,
                     case_sensitive=case_sensitive, context_lines=context_lines, limit=limit, offset=offset)
 
     def outline(self, path: str) -> dict[str, object]:
         """A file's symbols (kind, name, signature, line range, first doc line), nested, no bodies."""
         from .tools.outline import outline
 
-        return outline(self, path)
+        return outline(self.workspace, path)
 
     def list_sources(self) -> list[dict[str, object]]:
         """The indexed root and its top-level folders with file and symbol counts."""
@@ -440,7 +451,7 @@ class Index:
 
         gen = self.store.get_meta("files_generation", "0")
         if self._sources[0] != gen:  # a GROUP BY over every chunk: recomputed only when files changed
-            self._sources = (gen, list_sources(self))
+            self._sources = (gen, list_sources(self.workspace))
         return [dict(s) for s in self._sources[1]]
 
     def _embedded_count(self) -> int:

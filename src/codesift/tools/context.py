@@ -14,7 +14,7 @@ from ..parse import extract_chunks
 from ..errors import CodesiftError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says so
 
@@ -52,21 +52,21 @@ def _git_show(root: Path, ref: str, rel: str) -> bytes:
     return proc.stdout
 
 
-def get_code_context(index: "Index", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
+def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
                      context_lines: int = 0) -> dict[str, object]:
     """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers."""
     if context_lines < 0:
         raise ContextError("context_lines must be >= 0")
-    full, rel = safe_path(index.root, file_path)
+    full, rel = safe_path(ws.root, file_path)
     if ref:
-        data = _git_show(index.root, ref, rel)
+        data = _git_show(ws.root, ref, rel)
         stale = False
     else:
         if not full.is_file():
             raise ContextError(f"no such file in the indexed root: {rel}")
         st = os.stat(full)
         data = _read(str(full), st.st_mtime_ns, st.st_size)
-        entry = index.store.file_entry(rel)
+        entry = ws.store.file_entry(rel)
         stale = entry is None or entry[1] != _digest(data)
     text, _ = _decode(data)
     lines = text.splitlines()

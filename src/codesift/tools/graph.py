@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING
 
 from ..languages import language_for
 from ..limits import InputError, check_name
+from .symbols import find_symbol
 from .targets import UNRESOLVED, Resolver, Scope, labels
 from .usages import _around, _bases_lookup, _in_tests, _lines, _returns_lookup, find_usages
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 ALL = 1_000_000  # find_usages' limit when every use is wanted
 MODULE = "<module>"  # the name of module-level code (no enclosing definition)
@@ -41,14 +42,14 @@ def _split(symbol_name: str) -> tuple[str, str]:
     return symbol_name, name
 
 
-def definitions_named(index: "Index", query: str, name: str) -> list[dict[str, object]]:
+def definitions_named(ws: "Workspace", query: str, name: str) -> list[dict[str, object]]:
     """The definitions ``query`` names, spelt exactly ``name`` (not a Rust ``impl`` block), as find_usages
     takes them."""
-    return [t for t in index.find_symbol(query, exact=True) if t["name"] == name and t["kind"] != "impl"]
+    return [t for t in find_symbol(ws, query, exact=True) if t["name"] == name and t["kind"] != "impl"]
 
 
-def _scopes(index: "Index", paths: Iterable[str]) -> dict[str, list[Scope]]:
-    return {path: [Scope(*row) for row in rows] for path, rows in index.store.ref_scopes(paths).items()}
+def _scopes(ws: "Workspace", paths: Iterable[str]) -> dict[str, list[Scope]]:
+    return {path: [Scope(*row) for row in rows] for path, rows in ws.store.ref_scopes(paths).items()}
 
 
 def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
@@ -58,23 +59,23 @@ def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
             "kind": scope.kind}
 
 
-def _users(index: "Index", symbol_name: str, service: str | None, keep: Callable[[dict], bool],
+def _users(ws: "Workspace", symbol_name: str, service: str | None, keep: Callable[[dict], bool],
            at: tuple[str, int] | None = None) -> tuple[dict[str, object], list[dict[str, object]]]:
     """find_usages' answer for ``symbol_name`` and its uses that ``keep`` keeps, one entry per enclosing
     definition (per target when grouped), in find_usages' order. With ``at`` (path, line of one
     definition), only the uses resolving to that one (or to none) are kept."""
     _, name = _split(symbol_name)
     prefix = service.rstrip("/") + "/" if service else None
-    if not index.store.is_referenced(name, prefix):  # find_usages would answer with semantic guesses
-        defs = [_definition(str(d["path"]), _as_scope(d)) for d in definitions_named(index, symbol_name, name)]
+    if not ws.store.is_referenced(name, prefix):  # find_usages would answer with semantic guesses
+        defs = [_definition(str(d["path"]), _as_scope(d)) for d in definitions_named(ws, symbol_name, name)]
         note = "" if defs else f"no definition named {symbol_name!r} and no reference to it in the index"
         return {"source": "static" if defs else "none", "definitions": defs, "usages": [], "note": note}, []
-    found = find_usages(index, symbol_name, limit=ALL, service=service, with_context=False)
+    found = find_usages(ws, symbol_name, limit=ALL, service=service, with_context=False)
     uses = [u for u in found["usages"] if keep(u)] if found["source"] == "static" else []
     if at is not None and found.get("groups"):
         own = {g["target"] for g in found["groups"] if (g.get("path"), g.get("line")) == at}
         uses = [u for u in uses if u.get("target") in own or u.get("target") == UNRESOLVED]
-    scopes = _scopes(index, {str(u["path"]) for u in uses})
+    scopes = _scopes(ws, {str(u["path"]) for u in uses})
     entries: dict[tuple, dict[str, object]] = {}
     for u in uses:
         path, line = str(u["path"]), int(u["line"])  # type: ignore[call-overload]
@@ -103,10 +104,10 @@ def _base(found: dict[str, object], symbol_name: str) -> dict[str, object]:
     return out
 
 
-def callers(index: "Index", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+def callers(ws: "Workspace", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
     """The definitions that call ``symbol_name`` (a name or ``Type.name``), one entry per caller."""
     symbol_name, _ = _split(symbol_name)
-    found, entries = _users(index, symbol_name, service, lambda u: u["kind"] == "call")
+    found, entries = _users(ws, symbol_name, service, lambda u: u["kind"] == "call")
     for e in entries:
         e["calls"] = e.pop("uses")
     out = _base(found, symbol_name)
@@ -121,17 +122,17 @@ def callers(index: "Index", symbol_name: str, *, service: str | None = None) -> 
     return out
 
 
-def callees(index: "Index", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+def callees(ws: "Workspace", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
     """What the body of ``symbol_name`` calls, each call resolved to a definition where the index can."""
     symbol_name, name = _split(symbol_name)
-    defs = definitions_named(index, symbol_name, name)
+    defs = definitions_named(ws, symbol_name, name)
     if service:
         prefix = service.rstrip("/") + "/"
         defs = [d for d in defs if str(d["path"]).startswith(prefix)]
     out: dict[str, object] = {"symbol": symbol_name, "definitions": [_definition(str(d["path"]), _as_scope(d))
                                                                       for d in defs], "results": []}
     if not defs:
-        similar = [str(s["qualified_name"]) for s in index.find_symbol(name, service=service)]
+        similar = [str(s["qualified_name"]) for s in find_symbol(ws, name, service=service)]
         out.update(total=0, note=f"no definition named {symbol_name!r} in the index",
                    suggestions=list(dict.fromkeys(similar))[:5])
         return out
@@ -140,21 +141,21 @@ def callees(index: "Index", symbol_name: str, *, service: str | None = None) -> 
         defs = defs[:MAX_DEFINITIONS]
     results: list[dict[str, object]] = []
     memo: dict[str, list[dict[str, object]]] = {}
-    bases, returns = _bases_lookup(index), _returns_lookup(index)
-    root, cache = str(index.root), {}
+    bases, returns = _bases_lookup(ws), _returns_lookup(ws)
+    root, cache = str(ws.root), {}
     for d in defs:
         path = str(d["path"])
         start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
-        in_file = index.store.ref_file_sites(path)
+        in_file = ws.store.ref_file_sites(path)
         sites = [s for s in in_file if start <= s[1] <= end and s[2] == "call"]
         imports = {s[0]: s[3] for s in reversed(in_file) if s[2] == "import" and s[3]}  # the first one wins
-        scopes = _scopes(index, [path]).get(path, [])
+        scopes = _scopes(ws, [path]).get(path, [])
         label = f"{d['qualified_name']} ({path}:{start})" if len(defs) > 1 else None
         entries: dict[tuple, dict[str, object]] = {}
         resolvers: dict[str, Resolver] = {}
         for called, line, _, qualifier in sites:
             if called not in memo:
-                memo[called] = definitions_named(index, called, called)
+                memo[called] = definitions_named(ws, called, called)
             targets = memo[called]
             if called not in resolvers:
                 resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
@@ -199,7 +200,7 @@ def _resolve(resolver: Resolver, targets: list[dict[str, object]], path: str, li
     return None, "ambiguous" if len(targets) > 1 else "outside the index"
 
 
-def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | None = None,
+def impact(ws: "Workspace", symbol_name: str, *, depth: int = 2, service: str | None = None,
            max_symbols: int = MAX_IMPACT) -> dict[str, object]:
     """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses (calls, type
     uses, inheritance, decorators, attribute reads; imports alone are not followed)."""
@@ -207,7 +208,7 @@ def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | N
     if not 1 <= depth <= 10:
         raise ValueError("depth must be between 1 and 10")
     keep = lambda u: u["kind"] != "import"  # noqa: E731
-    found, first = _users(index, symbol_name, service, keep)
+    found, first = _users(ws, symbol_name, service, keep)
     out = _base(found, symbol_name)
     seen: dict[tuple[str, str, int], dict[str, object]] = {}
     frontier: list[dict[str, object]] = []
@@ -236,7 +237,7 @@ def impact(index: "Index", symbol_name: str, *, depth: int = 2, service: str | N
                 break
             d = e["definition"]
             assert isinstance(d, dict)
-            _, users = _users(index, str(e["name"]), service, keep, at=(str(d["path"]), int(d["start_line"])))
+            _, users = _users(ws, str(e["name"]), service, keep, at=(str(d["path"]), int(d["start_line"])))
             add(users, hop, str(e["name"]))
     results = sorted(seen.values(), key=lambda e: (e["depth"], e["test"], e["path"], e["line"]))
     files: dict[str, dict[str, object]] = {}

@@ -29,8 +29,8 @@ except ImportError:  # pragma: no cover - Python < 3.11 keeps them at the top le
     import sre_parse as _sre  # type: ignore[no-redef]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
     from ..search import Filters
+    from .base import Workspace
 
 MAX_PATTERN_CHARS = 1_000
 MAX_LINE_CHARS = 1_000  # a hit's line (and each context line) is cut here: minified code has huge lines
@@ -218,8 +218,8 @@ class _Spans:
         return None
 
 
-def _stored_spans(index: "Index", file_id: int) -> _Spans:
-    return _Spans(index.store.file_spans(file_id, NO_SYMBOL_KINDS))
+def _stored_spans(ws: "Workspace", file_id: int) -> _Spans:
+    return _Spans(ws.store.file_spans(file_id, NO_SYMBOL_KINDS))
 
 
 def _live_spans(text: str, path: str) -> _Spans:
@@ -236,28 +236,28 @@ def _clip(line: str) -> str:
     return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + "…"
 
 
-_UNINDEXED: "weakref.WeakKeyDictionary[Index, tuple[tuple[str | None, ...], bool]]" = weakref.WeakKeyDictionary()
+_UNINDEXED: "weakref.WeakKeyDictionary[Workspace, tuple[tuple[str | None, ...], bool]]" = weakref.WeakKeyDictionary()
 
 
-def _any_unindexed(index: "Index") -> bool:
+def _any_unindexed(ws: "Workspace") -> bool:
     """Whether some file has no text in the trigram index (see ``grams.unindexed``); asked again only
     when files were written since (a query over every file: ~3 ms at 4k files)."""
-    key = (index.store.get_meta("files_generation"), index.store.get_meta("next_chunk_id"))
-    cached = _UNINDEXED.get(index)
+    key = (ws.store.get_meta("files_generation"), ws.store.get_meta("next_chunk_id"))
+    cached = _UNINDEXED.get(ws)
     if cached is None or cached[0] != key:
-        cached = (key, bool(index.store.grep_unindexed()))
-        _UNINDEXED[index] = cached
+        cached = (key, bool(ws.store.grep_unindexed()))
+        _UNINDEXED[ws] = cached
     return cached[1]
 
 
-def _files(index: "Index", required: Required, filters: Filters) -> tuple[list[Any], str]:
+def _files(ws: "Workspace", required: Required, filters: Filters) -> tuple[list[Any], str]:
     """The files to read, by path, and how they were chosen."""
-    unindexed = index.store.grep_unindexed(filters) if required and _any_unindexed(index) else []
+    unindexed = ws.store.grep_unindexed(filters) if required and _any_unindexed(ws) else []
     if required:
-        rows = index.store.grep_candidates(required, filters)
+        rows = ws.store.grep_candidates(required, filters)
         strategy = "index"
     else:
-        rows = index.store.files_where(filters)
+        rows = ws.store.files_where(filters)
         strategy = "scan"
     if unindexed and required:
         seen = {r[0] for r in rows}
@@ -265,7 +265,7 @@ def _files(index: "Index", required: Required, filters: Filters) -> tuple[list[A
     return rows, strategy
 
 
-def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None = None,
+def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None = None,
          language: str | list[str] | None = None, service: str | None = None, case_sensitive: bool = True,
          context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, Any]:
     """Lines matching ``pattern`` (a literal, or a Python regex with ``regex``) in the indexed files,
@@ -277,7 +277,7 @@ def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None 
         raise GrepError("offset and context_lines must be >= 0")
     compiled = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive)
     literal = pattern if not regex and case_sensitive else None
-    filters = index._filters(path, language, None)
+    filters = ws.filters(path, language, None)
     prefix = filters.path
     if service:
         service_prefix = service.strip("/") + "/"
@@ -285,13 +285,13 @@ def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None 
             raise GrepError("path and service disagree: give one or the other")
         filters.path = prefix or service_prefix
     required = required_literals(pattern, regex=regex)
-    rows, strategy = _files(index, required, filters)
+    rows, strategy = _files(ws, required, filters)
     # The index matched trigrams in any order and case: the strings themselves rule out most of the rest
     # before the regex runs (exact code points only when no flag can make the regex ignore case).
     prefilter = required if regex and case_sensitive and "(?" not in pattern else []
     singles = [group[0] for group in prefilter if len(group) == 1]
     anchor = max(singles, key=len) if singles else None  # only its lines are searched with the regex
-    total_files = index.store.count_files(filters)
+    total_files = ws.store.count_files(filters)
     want = offset + limit
     hits: list[dict[str, Any]] = []
     stale: list[str] = []
@@ -299,7 +299,7 @@ def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None 
     files_read = 0
     files_with_hits = reparsed = 0
     more = False
-    root = str(index.root)
+    root = str(ws.root)
     for file_id, rel, digest in rows:
         try:
             with open(os.path.join(root, rel), "rb") as fh:
@@ -323,7 +323,7 @@ def grep(index: "Index", pattern: str, *, regex: bool = False, path: str | None 
             continue
         reparse = is_stale and reparsed < MAX_REPARSED
         reparsed += reparse
-        spans = _live_spans(text, rel) if reparse else _stored_spans(index, file_id)
+        spans = _live_spans(text, rel) if reparse else _stored_spans(ws, file_id)
         lines = text.split("\n") if context_lines else []
         for line_no, column, line in found:
             if len(hits) >= want:

@@ -15,7 +15,7 @@ from ..languages import language_for
 from .context import ContextError, safe_path
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 NOT_SYMBOLS = ("module", "window")
 
@@ -75,9 +75,9 @@ def flatten(tree: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-def outline(index: "Index", file_path: str) -> dict[str, Any]:
+def outline(ws: "Workspace", file_path: str) -> dict[str, Any]:
     """The symbols of ``file_path`` (relative to the root, or absolute under it), nested, no bodies."""
-    full, rel = safe_path(index.root, file_path)
+    full, rel = safe_path(ws.root, file_path)
     if not full.is_file():
         raise ContextError(f"no such file in the indexed root: {rel}")
     try:
@@ -85,11 +85,11 @@ def outline(index: "Index", file_path: str) -> dict[str, Any]:
             data = fh.read()
     except OSError as exc:
         raise ContextError(f"cannot read {rel}: {exc.strerror or exc}") from None
-    row = index.store.file_entry(rel)
+    row = ws.store.file_entry(rel)
     text, _ = _decode(data)
     language = (row[2] if row else None) or language_for(rel) or "text"
     if row is not None and row[1] == _digest(data):
-        rows = index.store.file_outline(row[0], NOT_SYMBOLS)
+        rows = ws.store.file_outline(row[0], NOT_SYMBOLS)
         items = [_item(*r) for r in rows]
         source = "index"
     else:

@@ -8,7 +8,7 @@ without reading files); a use it cannot place is shared among the definitions of
 weight. Imports, bare reads and test code weigh less; repeated uses from one place grow as a square
 root. :func:`pagerank` ranks the nodes (power iteration over the edge list with numpy).
 
-Built once per files generation: kept in memory per :class:`~codesift.api.Index` and in
+Built once per files generation: kept in memory per :class:`~codesift.tools.base.Workspace` and in
 ``<index>/graph.npz`` (the edges; the nodes come from the definitions again), so a command line call on
 a large tree does not rebuild it (django: ~1.2M references, several seconds to build).
 """
@@ -31,7 +31,7 @@ from ..rank.boosts import is_example_path, is_test_path
 from .targets import UNRESOLVED, Resolver, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 DAMPING = 0.85
 # An import is followed by the uses that count; a bare read is often a same-named local. Other kinds: 1.
@@ -75,28 +75,28 @@ class Graph:
     references: int = 0
 
 
-_CACHE: "weakref.WeakKeyDictionary[Index, tuple[str, Graph]]" = weakref.WeakKeyDictionary()
+_CACHE: "weakref.WeakKeyDictionary[Workspace, tuple[str, Graph]]" = weakref.WeakKeyDictionary()
 
 
 GRAPH_FILE = "graph.npz"
 GRAPH_VERSION = 5  # bump when the weights or the node order change
 
 
-def graph_of(index: "Index") -> Graph:
-    """The reference graph of ``index`` with its PageRank: built once per files generation, kept in
+def graph_of(ws: "Workspace") -> Graph:
+    """The reference graph of ``ws``'s index with its PageRank: built once per files generation, kept in
     memory and in the index folder."""
-    gen = index.store.get_meta("files_generation", "0") or "0"
-    cached = _CACHE.get(index)
+    gen = ws.store.get_meta("files_generation", "0") or "0"
+    cached = _CACHE.get(ws)
     if cached is None or cached[0] != gen:
-        found = _nodes(index)
+        found = _nodes(ws)
         stamp = {"version": GRAPH_VERSION, "generation": gen, "nodes": len(found.nodes),
                  "lines": sum(node.start + node.end for node in found.nodes)}
-        graph = _load(index.folder / GRAPH_FILE, found.nodes, stamp)
+        graph = _load(ws.folder / GRAPH_FILE, found.nodes, stamp)
         if graph is None:
-            graph = build_graph(index, found)
+            graph = build_graph(ws, found)
             graph.rank = pagerank(graph.src, graph.dst, graph.weight, graph.n)
-            _save(index.folder / GRAPH_FILE, graph, stamp)
-        _CACHE[index] = cached = (gen, graph)
+            _save(ws.folder / GRAPH_FILE, graph, stamp)
+        _CACHE[ws] = cached = (gen, graph)
     return cached[1]
 
 
@@ -215,12 +215,12 @@ class _Nodes:
     lines: dict[int, list[int]]  # file id → line → innermost definition (-1: none)
 
 
-def _nodes(index: "Index") -> _Nodes:
+def _nodes(ws: "Workspace") -> _Nodes:
     nodes: list[Node] = []
     by_name: dict[str, list[int]] = defaultdict(list)
     by_file: dict[int, list[int]] = defaultdict(list)
     paths: dict[int, str] = {}
-    for fid, path, name, qn, kind, parent, start, end, sig, lang in index.store.ref_definitions():
+    for fid, path, name, qn, kind, parent, start, end, sig, lang in ws.store.ref_definitions():
         i = len(nodes)
         nodes.append(Node(path, name, qn, kind, parent, start, end, " ".join((sig or "").split()), lang or "",
                           -1, is_test_path(path) or is_example_path(path)))
@@ -240,9 +240,9 @@ def _finish(nodes: list[Node], src: np.ndarray, dst: np.ndarray, weight: np.ndar
     return graph
 
 
-def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
+def build_graph(ws: "Workspace", found: _Nodes | None = None) -> Graph:
     """Nodes from the definitions, edges from every static reference to a defined name."""
-    found = found or _nodes(index)
+    found = found or _nodes(ws)
     nodes, by_name, paths, lines = found.nodes, found.by_name, dict(found.paths), found.lines
     module_of: dict[int, int] = {}
     edges: dict[tuple[int, int], float] = defaultdict(float)
@@ -250,7 +250,7 @@ def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
     scope_memo: dict[int, list[Scope]] = {}
     ancestors: dict[int, frozenset[int]] = {}
     total = 0
-    rows = [r for r in index.store.ref_rows() if r[1] in by_name]
+    rows = [r for r in ws.store.ref_rows() if r[1] in by_name]
     for fid, _, _, path in rows:
         paths.setdefault(fid, path)
     tests = {fid: is_test_path(path) for fid, path in paths.items()}
@@ -265,7 +265,7 @@ def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
         sites = [(fid, line, kind, qualifier) for fid, _, packed, _ in rows[start:stop]
                  for line, kind, qualifier in json.loads(packed)]
         needed = len(targets) > 1 or nodes[targets[0]].kind == "method" or any(site[3] for site in sites)
-        resolve = _resolver(index, nodes, targets, sites, paths) if needed else None
+        resolve = _resolver(ws, nodes, targets, sites, paths) if needed else None
         memo: dict[tuple, list[tuple[int, float]]] = {}
         placed, unplaced = 0, []
         imported = {site[0] for site in sites if site[2] == "import"}
@@ -314,7 +314,7 @@ def build_graph(index: "Index", found: _Nodes | None = None) -> Graph:
     return _finish(nodes, src, dst, weight, use_counts, module_paths, total)
 
 
-def _resolver(index: "Index", nodes: list[Node], targets: list[int], sites: list[tuple],
+def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: list[tuple],
               paths: dict[int, str]) -> Resolver:
     """find_usages' resolver over the definitions of one name, reading no file."""
     from .usages import _bases_lookup, _returns_lookup
@@ -325,7 +325,7 @@ def _resolver(index: "Index", nodes: list[Node], targets: list[int], sites: list
             imports.setdefault(paths.get(fid, ""), qualifier)
     dicts = [{"path": nodes[t].path, "start_line": nodes[t].start, "qualified_name": nodes[t].qualified_name,
               "parent": nodes[t].parent, "kind": nodes[t].kind, "node": t} for t in targets]
-    return Resolver(dicts, None, imports, _bases_lookup(index), _returns_lookup(index))
+    return Resolver(dicts, None, imports, _bases_lookup(ws), _returns_lookup(ws))
 
 
 @lru_cache(maxsize=65536)

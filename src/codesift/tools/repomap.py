@@ -18,7 +18,7 @@ from .markdown_graph import render_map
 from .refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 CHARS_PER_TOKEN = 4
 MIN_BUDGET = 200  # tokens: below this the header and paging lines leave no room for a map
@@ -27,12 +27,12 @@ MAX_SIGNATURE = 160  # characters of a signature shown on its line
 
 
 # -- the map ---------------------------------------------------------------------------------------
-def _focus(index: "Index", graph: Graph, focus: list[str]) -> tuple[set[int], dict[str, int]]:
+def _focus(ws: "Workspace", graph: Graph, focus: list[str]) -> tuple[set[int], dict[str, int]]:
     """The nodes that ``focus`` names (files, folders or symbol names) and how many definitions each item
     matched (-1: a file without definitions)."""
     chosen: set[int] = set()
     matched: dict[str, int] = {}
-    root = str(index.root).rstrip("/") + "/"
+    root = str(ws.root).rstrip("/") + "/"
     for raw in focus:
         item = raw.strip()
         rel = item[len(root):] if item.startswith(root) else item.removeprefix("./")
@@ -84,16 +84,16 @@ def symbol_line(node: Node, nested: bool, owner_shown: bool) -> str:
     return f"{node.start}: {'  ' if nested else ''}{sig}{owner}"
 
 
-def repo_map(index: "Index", *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
+def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
              service: str | None = None, offset: int = 0) -> dict[str, object]:
     """The most referenced definitions (of ``service``, a folder), grouped by file, within ``budget_tokens``."""
     if offset < 0:
         raise ValueError("offset must be >= 0")
     budget = max(MIN_BUDGET, int(budget_tokens))
     items = [f for f in ([focus] if isinstance(focus, str) else focus or []) if f and f.strip()]
-    graph = graph_of(index)
+    graph = graph_of(ws)
     notes: list[str] = []
-    chosen, matched = _focus(index, graph, items) if items else (set(), {})
+    chosen, matched = _focus(ws, graph, items) if items else (set(), {})
     for item, count in matched.items():
         if not count:
             notes.append(f"focus {item!r} matches no indexed file, folder or definition")
@@ -114,7 +114,7 @@ def repo_map(index: "Index", *, budget_tokens: int = 1000, focus: str | list[str
     candidates = _one_per_name(graph, candidates)
     room = budget * CHARS_PER_TOKEN
     picked = _fit(graph, candidates[offset:], room - 300)
-    base = {"root": str(index.root), "budget_tokens": budget, "token_estimate": "characters / 4",
+    base = {"root": str(ws.root), "budget_tokens": budget, "token_estimate": "characters / 4",
             "service": prefix.rstrip("/") or None, "focus": items, "focus_matched": matched,
             "focus_symbols": sum(1 for i in chosen if i < len(graph.nodes)), "total": len(candidates), "offset": offset,
             "references": graph.references, "tests_left_out": tests_out, "notes": notes}

@@ -8,7 +8,7 @@ from ..limits import check_name
 from ..store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 MAX_EXACT = 20
 MAX_PARTIAL = 50
@@ -24,15 +24,15 @@ def _symbol_dict(row: ChunkRecord, **extra: object) -> dict[str, object]:
     }
 
 
-def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
+def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                 service: str | None = None) -> list[dict[str, object]]:
     """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50)."""
     from ..filters import normalise_kinds
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
-    kinds = normalise_kinds(kind, index.store.kinds)
-    hits = index.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
-    rows = index.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
+    kinds = normalise_kinds(kind, ws.store.kinds)
+    hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
+    rows = ws.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
     out = []
     for cid, match in hits:
         row = rows.get(cid)
@@ -42,18 +42,17 @@ def find_symbol(index: "Index", name: str, *, kind: str | list[str] | None = Non
     return out
 
 
-def find_similar(index: "Index", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
+def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
     """Nearest neighbours of a stored chunk's embedding; with ``spread``, at most one per file (drill_down)."""
-    embedder = index.embedder()
-    if embedder is None:
+    vectors = ws.vectors()
+    if vectors is None:
         raise LookupError("semantic search is unavailable (keyword-only index): find_similar needs embeddings")
-    vectors = index._vector_index(embedder)
     vec = vectors.vector_of(result_id)
     if vec is None:
         raise LookupError(f"no embedded chunk with id {result_id}: use an id from search_code results")
     hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 1) + 1)
-    source = index.store.chunks_by_id([result_id]).get(result_id)
-    rows = index.store.chunks_by_id(cid for cid, _ in hits)
+    source = ws.store.chunks_by_id([result_id]).get(result_id)
+    rows = ws.store.chunks_by_id(cid for cid, _ in hits)
     out, files = [], {source.path} if (spread and source) else set()
     for cid, score in hits:
         row = rows.get(cid)
@@ -69,15 +68,15 @@ def find_similar(index: "Index", result_id: int, *, limit: int = 10, spread: boo
     return out
 
 
-def summarize_matches(index: "Index", query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
+def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
     """One entry per matching file: path, best score, matching symbols and a one-line description."""
-    response = index.search(query, limit=limit, **filters)  # type: ignore[arg-type]
+    response = ws.search(query, limit=limit, **filters)  # type: ignore[arg-type]
     files: dict[str, dict[str, object]] = {}
     for r in response.results:
         entry = files.setdefault(r.path, {"path": r.path, "score": r.score, "symbols": [], "description": ""})
         entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.start_line}-{r.end_line})")  # type: ignore[union-attr]
     ids = [r.chunk_id for r in response.results]
-    rows = index.store.chunks_by_id(ids)
+    rows = ws.store.chunks_by_id(ids)
     for r in response.results:
         entry = files[r.path]
         if not entry["description"]:
@@ -87,7 +86,7 @@ def summarize_matches(index: "Index", query: str, *, limit: int = 30, **filters:
     return list(files.values())
 
 
-def list_sources(index: "Index") -> list[dict[str, object]]:
+def list_sources(ws: "Workspace") -> list[dict[str, object]]:
     """The indexed root and its top-level folders ("services") with file and symbol counts."""
-    rows = index.store.service_counts()
-    return [{"root": str(index.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]
+    rows = ws.store.service_counts()
+    return [{"root": str(ws.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]

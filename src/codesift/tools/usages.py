@@ -21,20 +21,21 @@ from ..languages import language_for
 from ..limits import InputError, check_name
 from ..rank.boosts import is_test_path
 from .context import _read
+from .symbols import find_symbol
 from .targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..api import Index
+    from .base import Workspace
 
 CONTEXT_LINES = 2
 LIVE_SCAN_LIMIT = 5_000  # above this many uses, local declarations are not read from the files
 SUGGESTIONS = 5
 
 
-def _enclosing(index: "Index", file_ids: set[int]) -> dict[int, list[Scope]]:
+def _enclosing(ws: "Workspace", file_ids: set[int]) -> dict[int, list[Scope]]:
     """Per file: its definitions (the scopes a reference can sit in)."""
     out: dict[int, list[Scope]] = defaultdict(list)
-    for fid, s, e, q, kind, parent, signature in index.store.scopes_by_file(file_ids):
+    for fid, s, e, q, kind, parent, signature in ws.store.scopes_by_file(file_ids):
         out[fid].append(Scope(s, e, q, kind, parent, signature or ""))
     return out
 
@@ -70,7 +71,7 @@ def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tu
     return own, "\n".join(f"{n}: {lines[n - 1]}" for n in range(lo, hi + 1))
 
 
-def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: str | None = None,
+def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | None = None,
                 with_context: bool = True) -> dict[str, object]:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
     symbol_name = check_name(symbol_name)  # empty or too long: the same error as on the CLI and MCP
@@ -83,7 +84,7 @@ def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: 
     # Every definition of the name is a candidate target: spelt the same (references are case-sensitive,
     # the name index is not), and not a Rust ``impl Conn`` block, which uses ``Conn``.
     def defined(query: str) -> list[dict[str, object]]:
-        return [t for t in index.find_symbol(query, exact=True) if t["name"] == name and t["kind"] != "impl"]
+        return [t for t in find_symbol(ws, query, exact=True) if t["name"] == name and t["kind"] != "impl"]
 
     targets = defined(name)
     wanted = defined(symbol_name) if qualified else targets
@@ -94,7 +95,7 @@ def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: 
         others = ", ".join(sorted({str(t["qualified_name"]) for t in targets}))
         result.update(source="none", note=f"no definition named {symbol_name!r}; {name!r} is defined as {others}")
         return result
-    sites, ambiguous = _sites(index, name, targets, service)
+    sites, ambiguous = _sites(ws, name, targets, service)
     dropped = 0
     if qualified and ambiguous:  # ``Model.save``: only the uses that resolve to it (or to nothing known)
         chosen = {(t["path"], t["start_line"]) for t in wanted}
@@ -106,7 +107,7 @@ def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: 
     groups = sorted(counts, key=lambda t: (t == UNRESOLVED, -counts[t], str(t)))
     rank = {t: i for i, t in enumerate(groups)}
     sites.sort(key=lambda s: (rank[s[3]], s[2], s[0][1], s[0][2]))  # target, tests last, path, line
-    root, cache = str(index.root), {}
+    root, cache = str(ws.root), {}
     usages = []
     for (_, path, line, kind, qualifier), scope, test, target in sites[:limit]:
         item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
@@ -129,7 +130,7 @@ def find_usages(index: "Index", symbol_name: str, *, limit: int = 100, service: 
             result["note"] += f"; {dropped} uses that resolve to other definitions are left out"
             result["left_out"] = dropped
     if not sites and not dropped:
-        _without_references(index, result, symbol_name, name, wanted, service, limit)
+        _without_references(ws, result, symbol_name, name, wanted, service, limit)
     return result
 
 
@@ -140,23 +141,23 @@ def _definition(t: dict[str, object]) -> dict[str, object]:
 Site = tuple[tuple[int, str, int, str, str], "Scope | None", bool, "str | None"]  # row, scope, in tests, target
 
 
-def _sites(index: "Index", name: str, targets: list[dict[str, object]],
+def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
            service: str | None) -> tuple[list[Site], bool]:
     """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
     prefix = service.rstrip("/") + "/" if service else None
-    rows = [r for r in index.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
+    rows = [r for r in ws.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
     ambiguous = len(targets) > 1
-    defs = _enclosing(index, {r[0] for r in rows})
+    defs = _enclosing(ws, {r[0] for r in rows})
     resolver = None
     if ambiguous:
         imports: dict[str, str] = {}
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
                 imports.setdefault(path, qualifier)
-        root, cache = str(index.root), {}
+        root, cache = str(ws.root), {}
         lines_of = (lambda p: _lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
-        resolver = Resolver(targets, lines_of, imports, _bases_lookup(index), _returns_lookup(index))
+        resolver = Resolver(targets, lines_of, imports, _bases_lookup(ws), _returns_lookup(ws))
     out: list[Site] = []
     for row in rows:
         _, path, line, _, qualifier = row
@@ -167,26 +168,26 @@ def _sites(index: "Index", name: str, targets: list[dict[str, object]],
     return out, ambiguous
 
 
-def _bases_lookup(index: "Index") -> Callable[[str], list[str]]:
+def _bases_lookup(ws: "Workspace") -> Callable[[str], list[str]]:
     """type name → the base types its definitions name (``class Sub(Base)``), through the name index."""
     memo: dict[str, list[str]] = {}
 
     def bases_of(type_name: str) -> list[str]:
         if type_name not in memo:
-            rows = index.store.signatures_named(type_name, ("class", "struct", "interface", "trait"))
+            rows = ws.store.signatures_named(type_name, ("class", "struct", "interface", "trait"))
             memo[type_name] = [b for name, sig, _, _ in rows if name == type_name for b in base_names(sig or "")]
         return memo[type_name]
 
     return bases_of
 
 
-def _returns_lookup(index: "Index") -> Callable[[str], str]:
+def _returns_lookup(ws: "Workspace") -> Callable[[str], str]:
     """function name → the one type its definitions say they return ("" when none or several)."""
     memo: dict[str, str] = {}
 
     def returns_of(function: str) -> str:
         if function not in memo:
-            rows = index.store.signatures_named(function, ("function", "method"))
+            rows = ws.store.signatures_named(function, ("function", "method"))
             types = {return_type(sig or "", lang or "", parent) for name, sig, parent, lang in rows if name == function}
             types.discard("")
             memo[function] = types.pop() if len(types) == 1 else ""
@@ -195,17 +196,17 @@ def _returns_lookup(index: "Index") -> Callable[[str], str]:
     return returns_of
 
 
-def _without_references(index: "Index", result: dict[str, object], symbol_name: str, name: str,
+def _without_references(ws: "Workspace", result: dict[str, object], symbol_name: str, name: str,
                         wanted: list[dict[str, object]], service: str | None, limit: int) -> None:
     """No static use: semantic guesses when the name is defined, else say that nothing is."""
     if not wanted:
-        similar = [str(s["qualified_name"]) for s in index.find_symbol(name, service=service)]
+        similar = [str(s["qualified_name"]) for s in find_symbol(ws, name, service=service)]
         result.update(source="none", suggestions=list(dict.fromkeys(similar))[:SUGGESTIONS],
                       note=f"no definition named {symbol_name!r} and no reference to it in the index")
         return
     defined = {(t["path"], t["start_line"]) for t in wanted}
     at = ", ".join(f"{t['path']}:{t['start_line']}" for t in wanted[:3])
-    response = index.search(f"code that uses or references {symbol_name}", limit=min(limit, 10),
+    response = ws.search(f"code that uses or references {symbol_name}", limit=min(limit, 10),
                             service=service)
     result["source"] = "semantic_guess"
     result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; these are "
