@@ -117,3 +117,18 @@ def test_list_sources_and_status_follow_changes_made_by_another_process(tmp_path
         assert sorted((s["service"], s["symbols"]) for s in idx.list_sources()) == [("a", 1), ("b", 2)]
         status = idx.status()
         assert status["symbols"] == 3 and status["embedded"] == status["chunks"] == 3
+
+
+def test_get_code_context_reads_a_long_file_page_by_page(index, repo):
+    from codesift.tools.context import MAX_FILE_LINES, ContextError
+
+    n = MAX_FILE_LINES + 500
+    (repo / "big.txt").write_text("".join(f"line {i}\n" for i in range(1, n + 1)))
+    first = index.get_code_context("big.txt")
+    assert first["truncated"] and (first["start_line"], first["end_line"]) == (1, MAX_FILE_LINES)
+    rest = index.get_code_context("big.txt", start_line=MAX_FILE_LINES + 1)
+    assert (rest["start_line"], rest["end_line"], rest["truncated"]) == (MAX_FILE_LINES + 1, n, False)
+    assert rest["code"].splitlines()[0] == f"line {MAX_FILE_LINES + 1}"
+    assert index.get_code_context("big.txt", start_line=10 * n)["start_line"] == n  # past the end: the last line
+    with pytest.raises(ContextError):
+        index.get_code_context("big.txt", start_line=0)

@@ -405,11 +405,13 @@ class Index:
         return impact(self.workspace, symbol_name, depth=depth, service=service)
 
     def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
-                         context_lines: int = 0) -> dict[str, object]:
-        """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers."""
+                         context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
+        """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers; a long
+        file is read from ``start_line`` on."""
         from .tools.context import get_code_context
 
-        return get_code_context(self.workspace, file_path, symbol_name, ref=ref, context_lines=context_lines)
+        return get_code_context(self.workspace, file_path, symbol_name, ref=ref, context_lines=context_lines,
+                                start_line=start_line)
 
     def find_similar(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
         """Chunks whose embeddings are nearest to result ``result_id``'s."""

@@ -417,7 +417,8 @@ def build_server(service: IndexService) -> CodesiftMCP:
         max_chars = md.clamp_max_chars(max_chars)
 
         def work(index: "Index") -> md.Rendered:
-            payload = index.get_code_context(file_path, symbol_name, ref=ref, context_lines=context_lines)
+            payload = index.get_code_context(file_path, symbol_name, ref=ref, context_lines=context_lines,
+                                             start_line=start_line)
             return md.render_context(payload, max_chars, start_line)
         return await answer("get_code_context", svc, work)
 

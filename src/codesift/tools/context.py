@@ -53,8 +53,9 @@ def _git_show(root: Path, ref: str, rel: str) -> bytes:
 
 
 def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
-                     context_lines: int = 0) -> dict[str, object]:
-    """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers."""
+                     context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
+    """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers, at most
+    ``MAX_FILE_LINES`` of them from ``start_line`` on (how a long file is read page by page)."""
     if context_lines < 0:
         raise ContextError("context_lines must be >= 0")
     full, rel = safe_path(ws.root, file_path)
@@ -87,6 +88,10 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         end = min(len(lines), sym.end_line + context_lines)
         symbol = {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
                   "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
+    if start_line is not None:
+        if start_line < 1:
+            raise ContextError("start_line must be >= 1")
+        start = max(start, min(start_line, end))
     truncated = end - start + 1 > MAX_FILE_LINES
     if truncated:
         end = start + MAX_FILE_LINES - 1
