@@ -401,14 +401,20 @@ def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, wa
         from .mcp_server import serve as run_server
     except ImportError as exc:
         _fail(f"the MCP server needs the `mcp` package ({exc.name} missing): pip install 'mcp>=2.3'")
+    from .http_auth import UnsafeBind, check_bind, token_from_env
+
+    token = token_from_env() if http else None
+    if http:
+        try:
+            check_bind(host, token)  # before anything is opened or bound
+        except UnsafeBind as exc:
+            _fail(str(exc))
     idx = _open(path)
     if http:
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            click.echo(f"codesift: warning: serving {idx.root} without authentication on {host}", err=True)
         click.echo(f"codesift: serving {idx.root} on http://{host}:{port}/mcp (MCP) and http://{host}:{port}/ "
                    "(search page)", err=True)
     try:
-        run_server(idx, http=http, host=host, port=port, embed=not no_embed, watch=watch_files)
+        run_server(idx, http=http, host=host, port=port, embed=not no_embed, watch=watch_files, token=token)
     except KeyboardInterrupt:
         pass
     except OSError as exc:  # port in use, say

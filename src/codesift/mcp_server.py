@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -33,12 +31,11 @@ from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Li
                        PathFilter, Query, ResultId, Service, SimilarLimit, StartLine, SymbolLimit, SymbolName,
                        SymbolType, Threshold, UsageLimit, UsedName)
 from .mcp_text import DESCRIPTIONS, INSTRUCTIONS  # what the agent reads
-from .store.lock import IndexBusy, WriteLock
+from .background import WriteGuard, lower_thread_priority
+from .store.lock import IndexBusy
 from .tools import markdown as md
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pathlib import Path
-
     from .api import Index
 
 log = logging.getLogger("codesift.mcp")
@@ -48,40 +45,6 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 REFRESH_INTERVAL = 10.0  # seconds between re-scans of the tree on tool calls (cheap, but not free)
 EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs outside the lock)
-
-
-def lower_thread_priority(niceness: int = 10) -> bool:
-    """Lower the calling thread's CPU priority (Linux: nice is per thread, and threads it starts inherit
-    it); False where that is not possible. Elsewhere a thread id is no ``setpriority`` target (it could
-    name another process), so this is Linux only."""
-    if sys.platform != "linux":
-        return False
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), niceness)
-    except (AttributeError, OSError):
-        return False
-    return True
-
-
-class WriteGuard:
-    """The service lock, then the index's write lock (another process may be running `codesift index`):
-    what the background embedding holds while it touches the store."""
-
-    def __init__(self, lock: threading.Lock, folder: "Path", wait: float = 2.0) -> None:
-        self.lock, self.write = lock, WriteLock(folder, wait)
-
-    def __enter__(self) -> "WriteGuard":
-        self.lock.acquire()
-        try:
-            self.write.acquire()
-        except BaseException:
-            self.lock.release()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.write.release()
-        self.lock.release()
 
 
 class ToolFailure(Exception):
@@ -478,10 +441,11 @@ def _version(package: str) -> str:
 
 
 def serve(index: "Index", *, http: bool = False, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
-          embed: bool = True, watch: bool = False) -> None:
+          embed: bool = True, watch: bool = False, token: str | None = None) -> None:
     """Serve ``index`` until the client disconnects (stdio) or the process is stopped (HTTP).
 
     With ``watch``, file changes are applied as they happen (debounced), not only on the next call.
+    Over HTTP with ``token``, every request needs it (see :mod:`codesift.http_auth`).
     """
     service = IndexService(index, embed=embed)
     server = build_server(service)
@@ -493,7 +457,15 @@ def serve(index: "Index", *, http: bool = False, host: str = DEFAULT_HOST, port:
             from .web import add_routes  # the page for people at / and its JSON API (codesift/web.py)
 
             add_routes(server, service, host=host)
-            server.run("streamable-http", host=host, port=port)
+            if token is None:
+                server.run("streamable-http", host=host, port=port)
+            else:
+                import uvicorn
+
+                from .http_auth import BearerTokenMiddleware
+
+                app = BearerTokenMiddleware(server.streamable_http_app(host=host), token)
+                uvicorn.run(app, host=host, port=port, log_level="warning")
         else:
             server.run("stdio")
     finally:

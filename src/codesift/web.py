@@ -10,10 +10,10 @@ tools, so every Index call goes through the service's one lock:
 - ``GET /api/usages?name=&limit=``: static uses of a name (as ``find_usages``);
 - ``GET /api/status``: what the index holds.
 
-Access follows the ``/mcp`` endpoint's rule: no token; bound to loopback (the default) the Host and
-Origin headers must be loopback ones (the MCP SDK's DNS-rebinding protection, applied here too, since a
-page in a browser is what that protection is for); on another address ``codesift serve`` warns that it
-serves without authentication. Responses are never cached and the page runs under a strict Content
+Access follows the ``/mcp`` endpoint's rule: bound to loopback (the default) the Host and Origin
+headers must be loopback ones (the MCP SDK's DNS-rebinding protection, applied here too, since a page in
+a browser is what that protection is for); with ``CODESIFT_TOKEN`` every route needs the token, and
+another address is refused without one (:mod:`codesift.http_auth`, wrapped around the whole app). Responses are never cached and the page runs under a strict Content
 Security Policy: only its own inline script and style (by hash), requests to this origin only.
 """
 
