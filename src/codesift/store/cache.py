@@ -18,23 +18,28 @@ def cache_dir() -> Path:
     return Path(os.environ.get("CODESIFT_CACHE_DIR") or Path.home() / ".cache" / "codesift")
 
 
+def open_cache_db(path: Path, schema: str, *, timeout: float) -> sqlite3.Connection | None:
+    """A machine-wide cache database (WAL, ``schema`` applied), or None when it cannot be had (read-only
+    home, full disk, …): a cache is never a reason to fail."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=timeout, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(schema)
+        db.commit()
+        return db
+    except (OSError, sqlite3.Error):
+        return None
+
+
 class EmbeddingCache:
     """get/put vectors by (model, text hash); safe to share between processes (SQLite WAL)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.db: sqlite3.Connection | None = None
-        try:
-            path = path or cache_dir() / "embeddings.db"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(path, timeout=10, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, "
-                       "vec BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID")
-            db.commit()
-            self.db = db
-        except (OSError, sqlite3.Error):
-            self.db = None  # read-only home, full disk, …: run without the shared cache
+        self.db = open_cache_db(path or cache_dir() / "embeddings.db", timeout=10, schema=(
+            "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, "
+            "vec BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID"))
 
     def get_many(self, model: str, hashes: list[str], dim: int) -> dict[str, np.ndarray]:
         if self.db is None or not hashes:

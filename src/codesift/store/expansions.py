@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from .cache import cache_dir
+from .cache import cache_dir, open_cache_db
 
 MEMORY_ENTRIES = 512
 
@@ -27,16 +27,9 @@ class ExpansionCache:
     def _conn(self) -> sqlite3.Connection | None:
         if not self._opened:
             self._opened = True
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                db = sqlite3.connect(self.path, timeout=2, check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("CREATE TABLE IF NOT EXISTS expansions (key TEXT PRIMARY KEY, terms TEXT NOT NULL, "
-                           "created REAL NOT NULL) WITHOUT ROWID")
-                db.commit()
-                self._db = db
-            except (OSError, sqlite3.Error):
-                self._db = None  # read-only home, full disk: memory only
+            self._db = open_cache_db(self.path, timeout=2, schema=(  # None: memory only
+                "CREATE TABLE IF NOT EXISTS expansions (key TEXT PRIMARY KEY, terms TEXT NOT NULL, "
+                "created REAL NOT NULL) WITHOUT ROWID"))
         return self._db
 
     def get(self, key: str) -> list[str] | None:
