@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
 import tempfile
 import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 # One machine-wide embedding cache per test session: hermetic (not ~/.cache), still shared by tests.
@@ -91,3 +97,50 @@ def index(repo: Path):
     with Index(repo) as idx:
         idx.update()
         yield idx
+
+
+@pytest.fixture
+def keyword_index(repo, monkeypatch):
+    """The fixture repository indexed without embeddings (fast; keyword search and the static tools)."""
+    from codesift import Index
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    with Index(repo) as idx:
+        idx.update(embed=False)
+        yield idx
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def http_server(repo: Path, log_path: Path, env: dict[str, str] | None = None) -> Iterator[int]:
+    """``codesift serve --http`` over ``repo`` on a free loopback port, listening; yields the port and
+    stops the server afterwards (its output goes to ``log_path``)."""
+    port = free_port()
+    with open(log_path, "w+") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "codesift", "serve", str(repo), "--http", "--port", str(port)],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                env=env or os.environ.copy())
+        try:
+            for _ in range(300):  # up to ~30 s for imports and the start-up index update
+                assert proc.poll() is None, log_path.read_text()[-3000:]
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                pytest.fail("server never listened:\n" + log_path.read_text()[-3000:])
+            yield port
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -9,7 +9,6 @@ import pytest
 
 from codesift import Index
 from codesift.doctor import dry_run
-from codesift.doctor_health import doctor
 from codesift.parse import grammars
 
 from conftest import write_repo

@@ -18,11 +18,8 @@ SESSIONS = "src/http/sessions.py"
 
 
 @pytest.fixture
-def idx(repo, monkeypatch):
-    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
-    with Index(repo) as index:
-        index.update(embed=False)
-        yield index
+def idx(keyword_index):
+    return keyword_index
 
 
 def pairs(result):

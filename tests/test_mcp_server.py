@@ -5,9 +5,6 @@ one test does the same over streamable HTTP. An in-process test covers search wh
 still pending.
 """
 
-import os
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from codesift import Index  # noqa: E402
-from conftest import write_repo  # noqa: E402
+from conftest import http_server, write_repo  # noqa: E402
 
 TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
          "summarize_matches", "index_status", "list_sources"}
@@ -239,28 +236,8 @@ def test_keyword_search_works_while_embedding_is_pending(repo):
     assert result.structured_content["coverage"] == 0.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_streamable_http(repo, tmp_path):
-    port = free_port()
-    log = open(tmp_path / "server.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "codesift", "serve", str(repo), "--http", "--port", str(port)],
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=os.environ.copy())
-    try:
-        for _ in range(300):  # up to ~30 s for imports and the start-up index update
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("server never listened:\n" + (tmp_path / "server.log").read_text()[-3000:])
-
+    with http_server(repo, tmp_path / "server.log") as port:
         async def scenario():
             with anyio.fail_after(60):
                 async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write), \
@@ -271,16 +248,8 @@ def test_streamable_http(repo, tmp_path):
                     return tools, result
 
         tools, result = anyio.run(scenario)
-        assert {t.name for t in tools} == TOOLS
-        assert not result.is_error and "src/http/cookies.py" in text(result)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    assert {t.name for t in tools} == TOOLS
+    assert not result.is_error and "src/http/cookies.py" in text(result)
 
 
 def test_serve_watch_applies_file_changes_without_a_call(repo):

@@ -6,7 +6,6 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from codesift import Index
 from codesift.cli import main
 from codesift.tools.context import ContextError
 from codesift.tools.outline import nest
@@ -15,11 +14,8 @@ SESSIONS = "src/http/sessions.py"
 
 
 @pytest.fixture
-def idx(repo, monkeypatch):
-    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
-    with Index(repo) as index:
-        index.update(embed=False)
-        yield index
+def idx(keyword_index):
+    return keyword_index
 
 
 def shape(symbols):

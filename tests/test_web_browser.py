@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from conftest import FILES, write_repo
+from conftest import FILES, http_server, write_repo
 
 pytestmark = pytest.mark.browser
 
@@ -46,40 +42,13 @@ def playwright_api():
     return sync_playwright
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def served(tmp_path):
     """``codesift serve --http`` on a free loopback port over the fixture repository; yields its URL."""
     repo = write_repo(tmp_path / "repo", {**FILES, **EXTRA})
-    port = free_port()
-    log = open(tmp_path / "server.log", "w+")
     env = {**os.environ, "CODESIFT_EMBEDDER": "none"}  # keyword answers: deterministic, no model start-up
-    proc = subprocess.Popen([sys.executable, "-m", "codesift", "serve", str(repo), "--http", "--port", str(port)],
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        for _ in range(300):  # up to ~30 s for imports and the start-up index update
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("server never listened:\n" + (tmp_path / "server.log").read_text()[-3000:])
+    with http_server(repo, tmp_path / "server.log", env) as port:
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def test_search_open_a_result_and_follow_usages(playwright_api, served, tmp_path):
