@@ -101,12 +101,21 @@ def test_keyword_only_when_embeddings_disabled(repo, monkeypatch):
         assert idx.status()["coverage"] == 1.0
 
 
-def test_model_mismatch_is_refused_with_the_fix(index, repo):
+def test_a_model_change_drops_the_old_vectors_and_the_next_update_re_embeds(index, repo):
+    model = index.status()["model"]
+    index.search("redirect", mode="semantic")  # writes the vector snapshot of the current model
     index.store.set_meta("model_id", "some-other-model")
     index.store.db.commit()
     with Index(repo) as again:
-        with pytest.raises(IndexMismatchError, match="codesift index --rebuild"):
-            again.search("redirect")
+        res = again.search("where are redirects followed")
+        # the other model's vectors are gone (not compared with this model's query), keywords answer
+        assert res.mode == "keyword" and res.notes
+        status = again.status()
+        assert status["model"] == model and status["embedded"] == 0
+        stats = again.update()
+        assert stats.files_parsed == 0 and stats.embedded == status["chunks"]
+        assert again.status()["coverage"] == 1.0
+        assert again.search("where are redirects followed").mode == "hybrid"
 
 
 def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):

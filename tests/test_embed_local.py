@@ -93,3 +93,26 @@ def test_half_written_saves_of_dead_processes_are_removed(cache):
     MiniLMEmbedder()
     assert not stale.exists() and fresh.exists()  # a recent one may still be being written
     assert (target / "model.onnx").is_file()
+
+
+def test_an_unknown_local_model_names_the_choices(monkeypatch):
+    from codesift.embed.local import MiniLMEmbedder
+
+    monkeypatch.setenv("CODESIFT_EMBED_MODEL", "codebert")
+    with pytest.raises(EmbeddingUnavailable) as err:
+        MiniLMEmbedder()
+    assert "codebert" in err.value.reason and "minilm" in err.value.fix
+
+
+def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
+    """Another file under a known model's id would mix two models' vectors in indexes and the cache."""
+    import shutil
+
+    from codesift.embed.local import LOCAL_MODELS, MiniLMEmbedder, model_files
+
+    copy = tmp_path / "model.onnx"
+    shutil.copy(model_files(LOCAL_MODELS["minilm"])[0], copy)
+    monkeypatch.setenv("CODESIFT_MODEL_PATH", str(copy))
+    embedder = MiniLMEmbedder()
+    assert embedder.model_id.startswith("file:model.onnx:")
+    assert embedder.model_id not in {m.model_id for m in LOCAL_MODELS.values()}

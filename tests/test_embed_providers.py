@@ -138,13 +138,13 @@ def test_index_degrades_to_keyword_only_and_recovers(server, repo, monkeypatch):
         assert idx.search("later_symbol", mode="semantic").embedding_status == "ok"
 
 
-def test_model_switch_is_refused(server, repo, monkeypatch):
+def test_a_provider_switch_re_embeds_with_the_new_model(server, repo, monkeypatch):
     with Index(repo) as idx:
         idx.update()
+        local = idx.status()["model"]
     monkeypatch.setenv("CODESIFT_EMBEDDER", "ollama")
     monkeypatch.setenv("CODESIFT_EMBED_URL", server.url)
-    from codesift import IndexMismatchError
-
     with Index(repo) as idx:
-        with pytest.raises(IndexMismatchError, match="rebuild"):
-            idx.search("x")
+        assert idx.search("x").mode == "keyword"  # the local model's vectors are not mixed with these
+        assert idx.status()["model"] != local and idx.status()["embedded"] == 0
+        assert idx.update().embedded > 0 and idx.status()["coverage"] == 1.0

@@ -5,8 +5,10 @@ The CLI, the MCP server and the search page are thin shells over this class.
 
 from __future__ import annotations
 
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from functools import cached_property
 from pathlib import Path
 
@@ -23,12 +25,15 @@ from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # n
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
+from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .tools.base import Workspace, weak_call
+
+log = logging.getLogger(__name__)
 
 
 EMBED_RETRY_S = 30.0
@@ -55,6 +60,8 @@ class Index:
         self.folder = Path(self.config.index_dir).expanduser() if self.config.index_dir else self.root / INDEX_DIR_NAME
         if not create and not (self.folder / "meta.db").is_file():
             raise NoIndexError(self.root, self.folder)
+        # The Qdrant backend is checked before anything is written: a bad URL leaves no trace.
+        self.qdrant = open_backend(self.config, self.root)
         if create:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore_in_git(self.folder)
@@ -66,6 +73,7 @@ class Index:
             self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
         self._embedder: Embedder | None = None
+        self._writing = False  # this process holds the write lock (inside ``update``)
         self._embed_error: EmbeddingUnavailable | None = None
         self._embed_failed_at = 0.0
         self._vectors: VectorIndex | None = None
@@ -83,6 +91,8 @@ class Index:
         if self._query_pool is not None:
             self._query_pool.shutdown(wait=True)
             self._query_pool = None
+        if self.qdrant is not None:
+            self.qdrant.close()
         self.store.close()
 
     def __enter__(self) -> "Index":
@@ -117,23 +127,42 @@ class Index:
             except EmbeddingUnavailable as exc:
                 self._embed_error, self._embed_failed_at = exc, time.monotonic()
                 return None
-            self._check_model(embedder)
+            try:
+                self._adopt_model(embedder)
+            except EmbeddingUnavailable as exc:
+                self._embed_error, self._embed_failed_at = exc, time.monotonic()
+                return None
             self._embedder, self._embed_error = embedder, None
         return self._embedder
 
-    def _check_model(self, embedder: Embedder) -> None:
+    def _adopt_model(self, embedder: Embedder) -> None:
+        """Record the model on a new index. When another model (or dimension) made the stored vectors —
+        an upgrade of the default model, or ``CODESIFT_EMBED_MODEL`` changed — drop them, so that the
+        tree is re-embedded by the next ``index`` (or the server's background embedding); searches run on
+        keywords until enough is embedded, and say so. The machine-wide vector cache keeps the old
+        vectors under their model's id: switching back costs no re-embedding.
+
+        Raises EmbeddingUnavailable while another process writes the index (it cannot be reset now)."""
         stored = self.store.get_meta("model_id")
         dim = self.store.get_meta("model_dim")
+        if stored == embedder.model_id and int(dim or 0) == embedder.dim:
+            return
         if stored is None:
             self.store.set_meta("model_id", embedder.model_id)
             self.store.set_meta("model_dim", embedder.dim)
             self.store.commit()
-        elif stored != embedder.model_id or int(dim or 0) != embedder.dim:
-            raise IndexMismatchError(
-                f"the index was built with embedding model {stored} (dim {dim}) but the configured model "
-                f"is {embedder.model_id} (dim {embedder.dim}): rebuild with "
-                f"`codesift index --rebuild {self.root}` or configure the original model"
-            )
+            return
+        try:
+            with nullcontext() if self._writing else WriteLock(self.folder, 0):
+                self.store.reset_vectors(embedder.model_id, embedder.dim)
+        except (IndexBusy, OSError) as exc:
+            raise EmbeddingUnavailable(
+                f"the index's vectors were made by {stored}, the configured model is {embedder.model_id}, "
+                f"and the index cannot be reset now ({exc})",
+                f"run `codesift index {self.root}` to re-embed with {embedder.model_id}") from exc
+        self._vectors = None
+        log.info("embedding model changed from %s to %s: vectors dropped, the tree is re-embedded",
+                 stored, embedder.model_id)
 
     def _repair_if_needed(self) -> None:
         """Rebuild the keyword index if a writer died mid-update; a live writer is left alone."""
@@ -182,7 +211,7 @@ class Index:
     def _vector_index(self, embedder: Embedder) -> VectorIndex:
         gen = int(self.store.get_meta("generation", "0") or 0)
         if self._vectors is None or gen != self._vectors_gen:
-            vectors = VectorIndex(self.folder / "dense", embedder.dim)
+            vectors = VectorIndex(self.folder / "dense", embedder.dim, embedder.model_id)
             vectors.load(gen, self.store.embedded_chunk_ids, lambda ids: self.store.vectors_for(ids, embedder.dim))
             self._vectors, self._vectors_gen = vectors, gen
         return self._vectors
@@ -201,7 +230,11 @@ class Index:
         longer than ``lock_timeout`` seconds. Searches never wait for the lock.
         """
         with WriteLock(self.folder, lock_timeout):
-            return self._update(embed, embed_limit, embed_threshold, progress)
+            self._writing = True
+            try:
+                return self._update(embed, embed_limit, embed_threshold, progress)
+            finally:
+                self._writing = False
 
     def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
                 progress: Progress | None) -> UpdateStats:
@@ -228,7 +261,13 @@ class Index:
             finally:
                 stats.embed_seconds = time.perf_counter() - t0
         stats.embed_pending = max(0, pending - stats.embedded)
+        self.sync_backend()
         return stats
+
+    def sync_backend(self) -> None:
+        """Bring the Qdrant collection (backend qdrant) in line with the store; nothing for the embedded one."""
+        if self.qdrant is not None:
+            sync_backend(self.qdrant, self.store, self.embedder)
 
     def search(
         self,
@@ -279,7 +318,7 @@ class Index:
             # The query is embedded on another core while this thread opens the vector index and runs
             # the keyword retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query.
             pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query)
-            vectors = self._vector_index(embedder)
+            vectors = self._vector_index(embedder) if self.qdrant is None else None
         failed: list[EmbeddingUnavailable] = []
 
         def query_vector() -> object:
@@ -312,17 +351,22 @@ class Index:
         params.typing = typing
         params.expansion, expansion_notes = self._expander.expand(query, mode)
         response.notes.extend(expansion_notes)
-        retrievers = (KeywordRetriever.for_params(self.keyword, params),
-                      VectorRetriever(vectors, self.store) if vectors is not None else None)
+        if self.qdrant is not None:
+            retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)
+            response.notes.extend(unsupported_notes(params))
+        else:
+            retrievers = (KeywordRetriever.for_params(self.keyword, params),
+                          VectorRetriever(vectors, self.store) if vectors is not None else None)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
         if failed:
             self._embed_error = failed[0]
             self._keyword_only(response)
             response.mode = "keyword" if mode == "hybrid" else mode
-        elif vectors is not None:
+        elif vectors is not None or (pending is not None and self.qdrant is not None):
             chunks = self._chunk_count()
             if chunks:
-                response.coverage = round(min(1.0, len(vectors) / chunks), 4)
+                embedded = len(vectors) if vectors is not None else self._embedded_count()
+                response.coverage = round(min(1.0, embedded / chunks), 4)
             if response.coverage < 1.0:
                 response.notes.append(f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish")
         return response
@@ -496,4 +540,7 @@ class Index:
             status["embedding_reason"] = self._embed_error.reason
             status["embedding_fix"] = self._embed_error.fix
         status["embedding"] = describe_embedding(status)
+        status["backend"] = self.config.backend
+        if self.qdrant is not None:  # where the search indexes live (never the API key)
+            status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}
         return status

@@ -111,10 +111,11 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         from .api import IndexMismatchError, NoIndexError
         from .config import ConfigError
+        from .store.qdrant import QdrantMissing, QdrantUnavailable
 
         try:
             return super().invoke(ctx)
-        except (IndexMismatchError, ConfigError) as exc:
+        except (IndexMismatchError, ConfigError, QdrantMissing, QdrantUnavailable) as exc:
             click.echo(f"codesift: {exc}", err=True)
             ctx.exit(EXIT_USAGE)
         except NoIndexError as exc:  # a read-only command found nothing to read (and created nothing)
@@ -124,8 +125,21 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codesift")
-def main() -> None:
+@click.option("--backend", type=click.Choice(["embedded", "qdrant"], case_sensitive=False),
+              help="Where the search indexes live (default: codesift.toml's backend, else CODESIFT_BACKEND, else "
+              "embedded).")
+@click.option("--qdrant-url", help="Qdrant for --backend qdrant: http(s)://host:port, or a folder or :memory: for "
+              "qdrant-client's local mode (default: CODESIFT_QDRANT_URL, else codesift.toml's qdrant_url).")
+def main(backend: str | None, qdrant_url: str | None) -> None:
     """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
+    import os
+
+    # Every command reads its settings through codesift.config, where these variables win over the file:
+    # the options override both, for this process.
+    if backend:
+        os.environ["CODESIFT_BACKEND"] = backend.lower()
+    if qdrant_url:
+        os.environ["CODESIFT_QDRANT_URL"] = qdrant_url
 
 
 @main.command()
@@ -159,6 +173,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from .store.lock import IndexBusy
 
     idx = _open(str(target))
+    if rebuild and idx.qdrant is not None:
+        idx.qdrant.delete_service()  # this tree's points; other services in the collection stay
     from .render import output_console, warnings_line
 
     console = output_console(stderr=True)

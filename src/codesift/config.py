@@ -12,6 +12,10 @@ from .errors import CodesiftError
 
 CONFIG_FILE = "codesift.toml"
 EXPANSIONS = ("off", "llm", "vocab")
+BACKENDS = ("embedded", "qdrant")
+# Environment variables that win over codesift.toml (and the field each sets).
+ENV_SETTINGS = {"CODESIFT_BACKEND": "backend", "CODESIFT_QDRANT_URL": "qdrant_url",
+                "CODESIFT_QDRANT_API_KEY": "qdrant_api_key", "CODESIFT_QDRANT_COLLECTION": "qdrant_collection"}
 INDEX_DIR_NAME = ".codesift"
 
 
@@ -44,6 +48,13 @@ class Config:
     expand_url: str | None = None  # env CODESIFT_CHAT_URL wins; default: CODESIFT_EMBED_URL, else the provider's local port
     expand_timeout: float = 2.0  # seconds the chat model may take before the plain query is searched
     rank: RankSettings = field(default_factory=RankSettings)  # table [rank] in codesift.toml
+    # Where the search indexes live: "embedded" (tantivy + the vector snapshot in the index folder) or
+    # "qdrant" (one Qdrant collection; see codesift.store.qdrant). Env CODESIFT_BACKEND wins.
+    backend: str = "embedded"
+    qdrant_url: str | None = None  # http(s)://host:port, or a folder / ":memory:" for qdrant-client's local mode
+    qdrant_api_key: str | None = None  # env CODESIFT_QDRANT_API_KEY wins
+    qdrant_collection: str = "codesift"
+    qdrant_service: str | None = None  # this tree's name in the collection; default: the root folder's name
 
     def with_overrides(self, **changes: object) -> "Config":
         """A copy with the given non-None fields replaced."""
@@ -96,8 +107,17 @@ def load_config(root: Path) -> Config:
     env = os.environ.get("CODESIFT_EMBEDDER")
     if env:
         cfg = replace(cfg, embedder=env)
+    cfg = with_env(cfg)
     validate(cfg)
     return cfg
+
+
+def with_env(cfg: Config) -> Config:
+    """``cfg`` with the backend settings the environment sets (``ENV_SETTINGS``: env wins over the file)."""
+    changes = {name: os.environ[var].strip() for var, name in ENV_SETTINGS.items() if os.environ.get(var, "").strip()}
+    if "backend" in changes:
+        changes["backend"] = changes["backend"].lower()
+    return replace(cfg, **changes) if changes else cfg
 
 
 def rank_settings(table: object, source: object = "rank") -> RankSettings:
@@ -138,6 +158,15 @@ def validate(cfg: Config) -> None:
         raise ConfigError(f"expand_provider must be ollama or openai, got {cfg.expand_provider!r}")
     if cfg.expand_timeout <= 0:
         raise ConfigError("expand_timeout must be > 0")
+    if cfg.backend not in BACKENDS:
+        raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {cfg.backend!r}")
+    for key in ("qdrant_url", "qdrant_api_key", "qdrant_collection", "qdrant_service"):
+        value = getattr(cfg, key)
+        if value is not None and (not isinstance(value, str) or (key != "qdrant_api_key" and not value.strip())):
+            raise ConfigError(f"{key} must be a non-empty string")
+    if cfg.backend == "qdrant" and not cfg.qdrant_url:
+        raise ConfigError("backend qdrant needs a URL: set qdrant_url in codesift.toml or CODESIFT_QDRANT_URL "
+                          "(http(s)://host:port for a server, a folder or :memory: for qdrant-client's local mode)")
     if cfg.include:
         from .include import pattern_errors
 

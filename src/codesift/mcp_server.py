@@ -138,6 +138,9 @@ class IndexService:
             if not done:
                 with self.lock:
                     release_batch(embedder)
+                if self.index.qdrant is not None:  # the new vectors join the Qdrant collection
+                    with WriteGuard(self.lock, self.index.folder):
+                        self.index.sync_backend()
                 return
             self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
 

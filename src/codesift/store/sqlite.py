@@ -360,6 +360,15 @@ class MetaStore(ReadQueries):
             "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)"
         ).fetchone()[0]
 
+    def reset_vectors(self, model_id: str, dim: int) -> None:
+        """Forget every vector (another model made them) and record the model that makes the next ones;
+        committed at once. The machine-wide cache keeps the old ones under their model's id."""
+        self.db.execute("DELETE FROM vectors")
+        self.set_meta("model_id", model_id)
+        self.set_meta("model_dim", dim)
+        self.bump("generation")
+        self.db.commit()
+
     def put_vectors(self, hashes: list[str], vecs: np.ndarray) -> None:
         data = vecs.astype(np.float16)
         self.db.executemany(

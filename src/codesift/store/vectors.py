@@ -44,9 +44,10 @@ def _atomic_save(path: Path, array: np.ndarray) -> None:
 class VectorIndex:
     """Chunk-id → vector search. ``load`` is cheap when the on-disk snapshot is current."""
 
-    def __init__(self, folder: Path, dim: int) -> None:
+    def __init__(self, folder: Path, dim: int, model: str = "") -> None:
         self.folder = folder
         self.dim = dim
+        self.model = model  # a snapshot of another model's vectors is never reused
         self.ids = np.zeros(0, dtype=np.int64)
         self.matrix = np.zeros((0, dim), dtype=np.float16)
         self._dense: np.ndarray | None = None  # float32 copy for exact search (small indexes only)
@@ -70,7 +71,8 @@ class VectorIndex:
         """Open the snapshot for ``generation``, bringing an older one up to date incrementally."""
         self.folder.mkdir(parents=True, exist_ok=True)
         tag = self._tag()
-        have = tag.get("dim") == self.dim and self._ids_path.exists() and self._mat_path.exists()
+        have = (tag.get("dim") == self.dim and tag.get("model", "") == self.model
+                and self._ids_path.exists() and self._mat_path.exists())
         if have:
             try:
                 ids = np.load(self._ids_path, mmap_mode="r")
@@ -98,7 +100,8 @@ class VectorIndex:
         _atomic_save(self._mat_path, new_mat.astype(np.float16))
         if hnsw is None:
             self._hnsw_path.unlink(missing_ok=True)
-        self._tag_path.write_text(json.dumps({"generation": generation, "dim": self.dim, "count": len(new_ids)}))
+        self._tag_path.write_text(json.dumps({"generation": generation, "dim": self.dim, "model": self.model,
+                                              "count": len(new_ids)}))
         self._set(np.load(self._ids_path, mmap_mode="r"), np.load(self._mat_path, mmap_mode="r"))
 
     def _set(self, ids: np.ndarray, mat: np.ndarray) -> None:

@@ -1,0 +1,65 @@
+"""Embedding throughput and query latency of the local models, side by side in one process.
+
+    python bench/model_speed.py [--texts 400] [--rounds 5] [--models code minilm]
+
+Texts are codesift's own chunk texts (``indexer.embed_text`` of every symbol of ``src/codesift``), embedded
+in the order ``embed`` uses; each round runs every model once (interleaved, so machine noise hits all
+alike). Prints medians: document chunks per second and single-query milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from codesift.embed.local import MiniLMEmbedder
+from codesift.indexer import embed_text
+from codesift.parse.chunks import extract_chunks
+
+QUERIES = ["where are redirects followed", "parse command line arguments", "rebuild_auth",
+           "how is the keyword index committed", "merge adjacent chunks of one file"]
+
+
+def sample_texts(limit: int) -> list[str]:
+    root = Path(__file__).resolve().parents[1] / "src" / "codesift"
+    texts: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        rel = str(path.relative_to(root))
+        for chunk in extract_chunks(path.read_text(encoding="utf-8"), "python", rel):
+            texts.append(embed_text(chunk, rel))
+    return texts[:limit]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--texts", type=int, default=400)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--models", nargs="+", default=["code", "minilm"])
+    args = ap.parse_args()
+    texts = sample_texts(args.texts)
+    models = {name: MiniLMEmbedder(model=name) for name in args.models}
+    rate: dict[str, list[float]] = {n: [] for n in models}
+    query_ms: dict[str, list[float]] = {n: [] for n in models}
+    for name, emb in models.items():  # warm-up: sessions made, caches filled
+        emb.embed(texts[:16])
+        emb.embed_query("warm up")
+    for _ in range(args.rounds):
+        for name, emb in models.items():
+            t0 = time.perf_counter()
+            emb.embed(texts)
+            rate[name].append(len(texts) / (time.perf_counter() - t0))
+            for q in QUERIES:
+                t0 = time.perf_counter()
+                emb.embed_query(q)
+                query_ms[name].append((time.perf_counter() - t0) * 1000)
+    print(f"{len(texts)} chunk texts, {args.rounds} interleaved rounds")
+    print(f"{'model':<8} {'model id':<36} {'chunks/s':>9} {'query ms':>9}")
+    for name, emb in models.items():
+        print(f"{name:<8} {emb.model_id:<36} {statistics.median(rate[name]):9.1f} "
+              f"{statistics.median(query_ms[name]):9.2f}")
+
+
+if __name__ == "__main__":
+    main()

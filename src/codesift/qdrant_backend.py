@@ -1,0 +1,206 @@
+"""The Qdrant backend seen from ``Index``: open it, keep it in sync, and search it through the same
+``Retriever`` protocol as the embedded indexes (``codesift.retrieve``).
+
+Search sends the keyword side (BM25 as a sparse query; with ``keyword_and_first`` a second one whose
+filter requires every query term, as the tantivy index does) and the dense side in one
+``query_batch_points`` round-trip, each filtered by the search's ``Filters`` turned into a payload
+filter. The two lists come back separately and go through codesift's own weighted RRF and ranking
+stages (``codesift.search``), unchanged: Qdrant's server-side ``Fusion.RRF`` is not used, because the
+weights depend on the query's shape and the ranking needs each list's ranks and the dense cosines.
+
+Scores are compared at ``SCORE_DIGITS`` significant digits and ties broken by chunk id, as the embedded
+retrievers break theirs: the engines add floating-point numbers in different orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .store.bm25 import query_vector as sparse_query
+from .store.keyword import FIELD_BOOSTS
+from .store.qdrant import DENSE, SPARSE, QdrantCollection, connect
+from .store.qdrant_sync import SyncStats, sync
+from .tokenize import tokenize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .config import Config
+    from .search import Filters, SearchParams
+    from .store.sqlite import MetaStore
+
+SCORE_DIGITS = 6
+SYNCED_KEY = "qdrant_synced"  # meta: "<url>|<collection>|<service>|<generation>" of the last complete sync
+
+
+def open_backend(config: Config, root: Path) -> QdrantCollection | None:
+    """The configured Qdrant collection (checked reachable), or None for the embedded backend.
+
+    Raises QdrantMissing (no qdrant-client) or QdrantUnavailable before anything is written."""
+    if config.backend != "qdrant" or not config.qdrant_url:
+        return None
+    client = connect(config.qdrant_url, config.qdrant_api_key)
+    return QdrantCollection(client, config.qdrant_url, config.qdrant_collection, config.qdrant_service or root.name)
+
+
+def _sync_tag(coll: QdrantCollection, store: MetaStore) -> str:
+    return f"{coll.url}|{coll.name}|{coll.service}|{store.get_meta('generation', '0')}"
+
+
+def _dim(store: MetaStore) -> int | None:
+    return int(store.get_meta("model_dim") or 0) or None
+
+
+def sync_backend(coll: QdrantCollection, store: MetaStore, embedder: Callable[[], Any]) -> SyncStats | None:
+    """Write the store's changes since the last complete sync to the collection; None when there were
+    none. The sync is recorded only once it finished, so an interrupted one is redone (no duplicates:
+    point ids are deterministic). ``embedder()`` (None when unavailable) is asked for the dense
+    dimension when the store has not recorded one yet."""
+    # ":memory:" starts empty in every process: its collection is always filled again.
+    if coll.url != ":memory:" and store.get_meta(SYNCED_KEY) == _sync_tag(coll, store):
+        return None
+    dim = _dim(store)
+    if dim is None and (model := embedder()) is not None:
+        dim = model.dim
+    coll.ensure(dim)
+    stats = sync(coll, store, dim)
+    store.set_meta(SYNCED_KEY, _sync_tag(coll, store))
+    store.commit()
+    return stats
+
+
+def _score_key(score: float) -> float:
+    return float(f"{score:.{SCORE_DIGITS}g}")
+
+
+def _ranked(points: list[Any], score: Callable[[Any], float]) -> list[tuple[int, float]]:
+    """(chunk id, score) of the points, best first, ties by chunk id."""
+    hits = [(int(p.payload["chunk_id"]), score(p)) for p in points if p.payload and "chunk_id" in p.payload]
+    hits.sort(key=lambda h: (-_score_key(h[1]), h[0]))
+    return hits
+
+
+@dataclass(slots=True)
+class QdrantSearch:
+    """One search's requests to the collection. The keyword retriever sends the dense request with its
+    own (one round-trip) when ``query_vector`` gives the vector; the vector retriever then answers from
+    that reply."""
+
+    coll: QdrantCollection
+    and_first: bool = True
+    expansion: tuple[tuple[str, float], ...] = ()
+    query_vector: Callable[[], np.ndarray | None] | None = None
+    _dense: dict[tuple[bytes, int, int], list[tuple[int, float]]] = field(default_factory=dict)
+
+    def keyword(self, query: str, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        from qdrant_client import models
+
+        flt = self.coll.to_filter(filters)
+        terms = list(dict.fromkeys(tokenize(query)))
+        requests, and_request = [], False
+        if flt is not None and terms:
+            weighted = [(t, 1.0) for t in terms]
+            known = set(terms)
+            for text, weight in self.expansion:
+                for t in dict.fromkeys(tokenize(text)):
+                    if t not in known and weight > 0:
+                        known.add(t)
+                        weighted.append((t, weight))
+            indices, values = sparse_query(weighted, FIELD_BOOSTS)
+            vector = models.SparseVector(indices=indices, values=values)
+            if self.and_first and len(terms) > 1:
+                every = [models.FieldCondition(key="terms", match=models.MatchValue(value=t)) for t in terms]
+                requests.append(self._request(vector, SPARSE, models.Filter(must=[*flt.must, *every]), limit))
+                and_request = True
+            requests.append(self._request(vector, SPARSE, flt, limit))
+        dense_key = None
+        vec = self.query_vector() if self.query_vector is not None and self.coll.dense_dim else None
+        if vec is not None:
+            dense_key = self._key(vec, limit, filters)
+            if flt is not None:
+                requests.append(self._dense_request(vec, flt, limit))
+        answers = self.coll.query_batch(requests)
+        if dense_key is not None:
+            self._dense[dense_key] = self._dense_hits(answers.pop(), vec) if flt is not None else []
+        if not answers:
+            return []
+        out = _ranked(answers[0], lambda p: p.score) if and_request else []
+        seen = {cid for cid, _ in out}
+        out += [h for h in _ranked(answers[-1], lambda p: p.score) if h[0] not in seen]
+        return out[:limit]
+
+    def dense(self, vec: np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        key = self._key(vec, limit, filters)
+        if key in self._dense:
+            return self._dense[key]
+        flt = self.coll.to_filter(filters)
+        if flt is None or not self.coll.dense_dim:
+            return []
+        return self._dense_hits(self.coll.query_batch([self._dense_request(vec, flt, limit)])[0], vec)
+
+    @staticmethod
+    def _key(vec: np.ndarray, limit: int, filters: Filters) -> tuple[bytes, int, int]:
+        return (np.asarray(vec, dtype=np.float32).tobytes(), limit, id(filters))
+
+    @staticmethod
+    def _request(query: Any, using: str, flt: Any, limit: int) -> Any:
+        from qdrant_client import models
+
+        return models.QueryRequest(query=query, using=using, filter=flt, limit=limit, with_payload=["chunk_id"])
+
+    def _dense_request(self, vec: np.ndarray, flt: Any, limit: int) -> Any:
+        from qdrant_client import models
+
+        return models.QueryRequest(query=np.asarray(vec, dtype=np.float32).tolist(), using=DENSE, filter=flt,
+                                   limit=limit, with_payload=["chunk_id", "dense_norm"])
+
+    @staticmethod
+    def _dense_hits(points: list[Any], vec: np.ndarray) -> list[tuple[int, float]]:
+        """Cosines times the stored vector's norm (and the query's): the embedded backend's dot product."""
+        qnorm = float(np.linalg.norm(np.asarray(vec, dtype=np.float32)))
+        return _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm)
+
+
+@dataclass(slots=True)
+class QdrantKeywordRetriever:
+    """BM25 over the collection's sparse vectors (``Retriever`` protocol)."""
+
+    search_: QdrantSearch
+
+    def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        return self.search_.keyword(str(query), limit, filters)
+
+
+@dataclass(slots=True)
+class QdrantVectorRetriever:
+    """Cosine over the collection's dense vectors (``Retriever`` protocol)."""
+
+    search_: QdrantSearch
+
+    def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        if isinstance(query, str):
+            raise TypeError("the vector retriever takes the query's vector, not its text")
+        return self.search_.dense(query, limit, filters)
+
+
+def retrievers(coll: QdrantCollection, store: MetaStore, params: SearchParams,
+               query_vector: Callable[[], Any] | None) -> tuple[QdrantKeywordRetriever, QdrantVectorRetriever | None]:
+    """The two retrievers of one search; the vector side only with a ``query_vector`` and a collection
+    that holds dense vectors."""
+    if not coll.ready:
+        coll.ensure(_dim(store))
+    dense = query_vector is not None and bool(coll.dense_dim)
+    shared = QdrantSearch(coll, and_first=params.rank.keyword_and_first, expansion=params.expansion,
+                          query_vector=query_vector if dense and params.mode == "hybrid" else None)
+    return QdrantKeywordRetriever(shared), (QdrantVectorRetriever(shared) if dense else None)
+
+
+def unsupported_notes(params: SearchParams) -> list[str]:
+    """Notes for keyword-query settings the Qdrant backend does not apply."""
+    rank = params.rank
+    off = [name for name, on in (("keyword_near", rank.keyword_near),
+                                 ("keyword_prefix", rank.keyword_prefix and params.typing)) if on]
+    return [f"{', '.join(off)} not applied: the qdrant backend does not support it yet"] if off else []

@@ -1,0 +1,97 @@
+"""Training pairs from ``../shared/train/``, shaped exactly as codesift embeds them at run time.
+
+Document side: ``codesift.indexer.embed_text`` of a chunk built from the pair. Query side: the query
+preamble codesift puts before a search (``"<lang> function: "``, see ``api._query_preamble``) and a query
+derived from the doc comment's first sentence.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from codesift.indexer import embed_text
+from codesift.model import Chunk
+
+LANGS = ("python", "javascript", "typescript", "go", "rust", "java")
+_KIND_RE = re.compile(
+    r"^\s*(?:(?:pub(?:\([^)]*\))?|export|default|public|private|protected|static|abstract|final|async|"
+    r"unsafe|sealed|declare)\s+)*(class|interface|struct|enum|trait|impl|type|mod|namespace)\b")
+_GO_TYPE_RE = re.compile(r"^\s*type\s+\w+\s+(struct|interface)\b")
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_pairs(folder: Path, split: str, lang: str) -> list[dict]:
+    """All pairs of one language of one split (``pairs`` or ``valid``)."""
+    with gzip.open(folder / f"{split}-{lang}.jsonl.gz", "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def guess_kind(code: str, name: str) -> str:
+    """The chunk kind codesift's parser would give the definition (a heuristic on its first line)."""
+    lines = [ln for ln in code.splitlines() if ln.strip() and not ln.lstrip().startswith(("@", "#[", "//"))]
+    first = lines[0] if lines else ""
+    go = _GO_TYPE_RE.match(first)
+    if go:
+        return go.group(1)
+    m = _KIND_RE.match(first)
+    if m:
+        return {"mod": "namespace", "type": "type"}.get(m.group(1), m.group(1))
+    if first.lstrip().startswith("func (") or "." in name or "::" in name:
+        return "method"
+    return "function"
+
+
+def document(pair: dict) -> str:
+    """The text codesift's dense model reads for this definition."""
+    name = pair["name"]
+    short = re.split(r"[.:#]+", name)[-1] or name
+    n = pair["code"].count("\n") + 1
+    chunk = Chunk(kind=guess_kind(pair["code"], name), name=short, qualified_name=name, start_line=1,
+                  end_line=n, text=pair["code"], language=pair["lang"])
+    return embed_text(chunk, pair["path"])
+
+
+def query_forms(pair: dict, rng: random.Random) -> str:
+    """One query for the pair: the doc sentence, with the restated symbol name dropped (Go and Java docs
+    start with it; people do not ask that way), sometimes cut to a short lower-case phrase as typed."""
+    q = pair["q"].strip()
+    short = re.split(r"[.:#]+", pair["name"])[-1]
+    words = q.split()
+    if words and short and words[0].strip("`'\"()").lower() == short.lower() and len(words) > 3:
+        q = " ".join(words[1:])
+    r = rng.random()
+    if r < 0.25:
+        q = " ".join(q.rstrip(".").split()[:8]).lower()
+    elif r < 0.35:
+        q = "where " + ("do we " if rng.random() < 0.5 else "is code that ") + q[0].lower() + q[1:].rstrip(".")
+    return f"{pair['lang']} function: {q}"
+
+
+def sample(folder: Path, quota: dict[str, int], seed: int) -> list[dict]:
+    """``quota[lang]`` training pairs per language, drawn at random with a fixed seed."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    for lang, k in quota.items():
+        pairs = read_pairs(folder, "pairs", lang)
+        rng.shuffle(pairs)
+        out.extend(pairs[:k])
+    return out
+
+
+def batches(pairs: list[dict], size: int, seed: int) -> Iterator[list[dict]]:
+    """Batches of one language each (harder in-batch negatives than a mixed batch), in random order."""
+    rng = random.Random(seed)
+    by_lang: dict[str, list[dict]] = {}
+    for p in pairs:
+        by_lang.setdefault(p["lang"], []).append(p)
+    chunks: list[list[dict]] = []
+    for group in by_lang.values():
+        rng.shuffle(group)
+        chunks.extend(group[i : i + size] for i in range(0, len(group) - size + 1, size))
+    rng.shuffle(chunks)
+    yield from chunks
