@@ -113,6 +113,25 @@ def test_collection_of_another_dimension_is_refused(repo: Path, qdrant_env: Path
     client.close()
 
 
+def test_the_collection_layout_settings_reach_a_new_collection(repo: Path, qdrant_env: Path) -> None:
+    (repo / "codesift.toml").write_text("qdrant_shards = 3\nqdrant_replicas = 2\nqdrant_on_disk = true\n"
+                                        'qdrant_quantization = "int8"\n')
+    with Index(repo) as idx:
+        assert tuple(idx.qdrant.layout) == (3, 2, True, "int8")
+        # Local mode keeps no shards, replicas or quantization: what the server would be asked is checked.
+        client, asked = idx.qdrant.client, {}
+        create = client.create_collection
+        client.create_collection = lambda name, **kw: asked.update(kw) or create(name, **kw)
+        idx.qdrant.ensure(8)
+        assert asked["shard_number"] == 3 and asked["replication_factor"] == 2
+        assert asked["vectors_config"]["dense"].on_disk is True
+        assert asked["sparse_vectors_config"]["bm25"].index.on_disk is True
+        assert asked["quantization_config"].scalar.type == "int8" and asked["quantization_config"].scalar.always_ram
+    (repo / "codesift.toml").write_text('qdrant_quantization = "binary"\n')
+    with pytest.raises(ConfigError, match="qdrant_quantization must be none or int8"):
+        load_config(repo)
+
+
 # -- writes ----------------------------------------------------------------------------------------
 def test_index_writes_one_point_per_chunk_with_its_payload(repo: Path, qdrant_env: Path) -> None:
     with Index(repo) as idx:

@@ -55,6 +55,11 @@ class Config:
     qdrant_api_key: str | None = None  # env CODESIFT_QDRANT_API_KEY wins
     qdrant_collection: str = "codesift"
     qdrant_service: str | None = None  # this tree's name in the collection; default: the root folder's name
+    # How a new collection is laid out (README "Running at scale"); an existing one is used as it is.
+    qdrant_shards: int = 0  # shard_number; 0: the server's default (one per node)
+    qdrant_replicas: int = 0  # replication_factor; 0: the server's default (1)
+    qdrant_on_disk: bool = False  # full-precision vectors and the sparse index on disk (memory-mapped)
+    qdrant_quantization: str = "none"  # "int8": scalar-quantized copies of the dense vectors kept in RAM
 
     def with_overrides(self, **changes: object) -> "Config":
         """A copy with the given non-None fields replaced."""
@@ -63,7 +68,7 @@ class Config:
 
 _NUMERIC = {"max_file_size": int, "rrf_k": float, "overfetch": float, "keyword_weight": float,
             "vector_weight": float, "embed_batch": int, "auto_embed_limit": int, "threshold": float,
-            "expand_timeout": float}
+            "expand_timeout": float, "qdrant_shards": int, "qdrant_replicas": int}
 
 
 def load_config(root: Path) -> Config:
@@ -164,6 +169,12 @@ def validate(cfg: Config) -> None:
         value = getattr(cfg, key)
         if value is not None and (not isinstance(value, str) or (key != "qdrant_api_key" and not value.strip())):
             raise ConfigError(f"{key} must be a non-empty string")
+    if cfg.qdrant_shards < 0 or cfg.qdrant_replicas < 0:
+        raise ConfigError("qdrant_shards and qdrant_replicas must be >= 0 (0: the server's default)")
+    if not isinstance(cfg.qdrant_on_disk, bool):
+        raise ConfigError(f"qdrant_on_disk must be true or false, got {cfg.qdrant_on_disk!r}")
+    if cfg.qdrant_quantization not in ("none", "int8"):
+        raise ConfigError(f"qdrant_quantization must be none or int8, got {cfg.qdrant_quantization!r}")
     if cfg.backend == "qdrant" and not cfg.qdrant_url:
         raise ConfigError("backend qdrant needs a URL: set qdrant_url in codesift.toml or CODESIFT_QDRANT_URL "
                           "(http(s)://host:port for a server, a folder or :memory: for qdrant-client's local mode)")

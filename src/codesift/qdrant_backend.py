@@ -23,7 +23,7 @@ import numpy as np
 
 from .store.bm25 import query_vector as sparse_query
 from .store.keyword import FIELD_BOOSTS
-from .store.qdrant import DENSE, SPARSE, QdrantCollection, connect
+from .store.qdrant import DENSE, SPARSE, Layout, QdrantCollection, connect
 from .store.qdrant_sync import SyncStats, sync
 from .tokenize import tokenize
 
@@ -43,7 +43,9 @@ def open_backend(config: Config, root: Path) -> QdrantCollection | None:
     if config.backend != "qdrant" or not config.qdrant_url:
         return None
     client = connect(config.qdrant_url, config.qdrant_api_key)
-    return QdrantCollection(client, config.qdrant_url, config.qdrant_collection, config.qdrant_service or root.name)
+    layout = Layout(config.qdrant_shards, config.qdrant_replicas, config.qdrant_on_disk, config.qdrant_quantization)
+    return QdrantCollection(client, config.qdrant_url, config.qdrant_collection, config.qdrant_service or root.name,
+                            layout)
 
 
 def _sync_tag(coll: QdrantCollection, store: MetaStore) -> str:

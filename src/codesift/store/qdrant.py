@@ -17,7 +17,7 @@ import re
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..errors import CodesiftError
 from .keyword import glob_to_regex, normalise_path_filter
@@ -102,11 +102,22 @@ def connect(url: str, api_key: str | None = None) -> QdrantClient:
     return client
 
 
+class Layout(NamedTuple):
+    """How a new collection is laid out (0: the server's default); see README "Running at scale"."""
+
+    shards: int = 0
+    replicas: int = 0
+    on_disk: bool = False
+    quantization: str = "none"  # or "int8"
+
+
 class QdrantCollection:
     """One collection on one Qdrant, seen from one tree (its ``service``)."""
 
-    def __init__(self, client: QdrantClient, url: str, name: str, service: str) -> None:
+    def __init__(self, client: QdrantClient, url: str, name: str, service: str,
+                 layout: Layout | None = None) -> None:
         self.client, self.url, self.name, self.service = client, url, name, service
+        self.layout = layout or Layout()
         self.dense_dim: int | None = None
         self.ready = False  # ensure() ran: the collection exists and dense_dim is known
 
@@ -128,9 +139,16 @@ class QdrantCollection:
 
         exists = self.call("checking the collection", self.client.collection_exists, self.name)
         if not exists:
-            dense = {DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)} if dim else {}
+            lay = self.layout
+            dense = ({DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None)}
+                     if dim else {})
+            sparse = models.SparseVectorParams(modifier=models.Modifier.IDF,
+                                               index=models.SparseIndexParams(on_disk=lay.on_disk))
+            quant = (models.ScalarQuantization(scalar=models.ScalarQuantizationConfig(
+                type=models.ScalarType.INT8, quantile=0.99, always_ram=True)) if lay.quantization == "int8" else None)
             self.call("creating the collection", self.client.create_collection, self.name, vectors_config=dense,
-                      sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)})
+                      sparse_vectors_config={SPARSE: sparse}, shard_number=lay.shards or None,
+                      replication_factor=lay.replicas or None, quantization_config=quant)
             with warnings.catch_warnings():  # local mode warns that they have no effect there
                 warnings.simplefilter("ignore", UserWarning)
                 for key in KEYWORD_INDEXES:
