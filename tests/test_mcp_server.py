@@ -23,6 +23,7 @@ TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_
          "summarize_matches", "index_status", "list_sources"}
 TOOLS |= {"get_repo_map", "callers", "callees", "impact"}  # mcp_graph.py (tests/test_graph.py, test_repomap.py)
 TOOLS |= {"grep_code", "get_file_outline"}  # mcp_nav.py (tests/test_grep.py, test_outline.py)
+TOOLS |= {"search_commits", "get_commit"}  # mcp_history.py (tests/test_history.py)
 
 
 def text(result) -> str:

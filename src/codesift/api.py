@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .tools.base import Workspace, weak_call
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .history import HistoryStats
 
 log = logging.getLogger(__name__)
 
@@ -401,7 +405,8 @@ class Index:
     def workspace(self) -> Workspace:
         """What the tools work on (root, store, index folder, config, search, vectors), built once."""
         return Workspace(root=self.root, store=self.store, folder=self.folder, config=self.config,
-                         search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"))
+                         search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"),
+                         embedder=weak_call(self, "embedder"))
 
     def _current_vectors(self) -> VectorIndex | None:
         """The vector index of the current generation; None when no embedder is available."""
@@ -490,6 +495,31 @@ class Index:
         from .tools.outline import outline
 
         return outline(self.workspace, path)
+
+    def index_history(self, limit: int = 1000, *, embed: bool = True, progress: Progress | None = None,
+                      lock_timeout: float = 10.0) -> "HistoryStats":
+        """Index the newest ``limit`` commits of the tree's git repository not indexed yet (messages, changed
+        paths; embedded when ``embed`` and a model is available); returns :class:`codesift.history.HistoryStats`."""
+        from .history import index_history
+
+        embedder = self.embedder() if embed else None
+        reason = "--no-embed" if not embed else self._embed_error.reason if self._embed_error else ""
+        with WriteLock(self.folder, lock_timeout):
+            return index_history(self.root, self.store, limit=limit, embedder=embedder, progress=progress,
+                                 embed_reason=reason)
+
+    def search_commits(self, query: str, *, path: str | None = None, since: str | None = None,
+                       limit: int = 10) -> dict[str, object]:
+        """Indexed commits by message and changed paths (``path`` prefix, ``since`` ISO date), best first."""
+        from .tools.commits import search_commits
+
+        return search_commits(self.workspace, query, path=path, since=since, limit=limit)
+
+    def get_commit(self, sha: str) -> dict[str, object]:
+        """One commit by full sha or unique prefix: message, author, date, files with status, diff (cut)."""
+        from .tools.commits import get_commit
+
+        return get_commit(self.workspace, sha)
 
     def list_sources(self) -> list[dict[str, object]]:
         """The indexed root and its top-level folders with file and symbol counts."""

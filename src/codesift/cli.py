@@ -150,15 +150,29 @@ def main(backend: str | None, qdrant_url: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--dry-run", is_flag=True, help="Write nothing: say which files would be indexed, which skipped and "
               "why, and estimate chunks and embedding time (see also `codesift doctor`).")
-def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool, dry_run: bool) -> None:
+@click.option("--history", "history", is_flag=False, flag_value="default", default=None, metavar="[N]",
+              help="Also index the git history: messages and changed paths of the newest N commits (default "
+              "1000) not indexed yet, for `codesift commits`.")
+def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool, dry_run: bool,
+          history: str | None) -> None:
     """Index PATH (default: the current directory), incrementally."""
     from rich.markup import escape
 
+    from .cli_history import history_limit
+
+    path, commits = history_limit(path, history)  # `--history .` is PATH, not N
     target = Path(path or ".")
     if not target.exists():
         _fail(f"no such directory: {target}")
     if not target.is_dir():
         _fail(f"not a directory: {target}")
+    if commits and not dry_run:
+        from .history import NotAGitRepository, require_git
+
+        try:
+            require_git(target.resolve())  # before anything is written
+        except NotAGitRepository as exc:
+            _fail(str(exc))
     if dry_run:  # before --rebuild: a dry run deletes nothing either
         from .cli_doctor import dry_run_command
 
@@ -200,6 +214,11 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         "parse_seconds": round(stats.parse_seconds, 2), "embed_seconds": round(stats.embed_seconds, 2),
         "embedding_status": status["embedding_status"], "grammar_errors": stats.grammar_errors,
     }
+    if commits:
+        from .cli_history import index_commits
+
+        summary["history"] = index_commits(idx, commits, embed=not no_embed, console=None if quiet or as_json
+                                           else console)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
@@ -220,6 +239,10 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     if status["embedding_status"] != "ok":
         console.print(f"[yellow]keyword-only[/]: {escape(str(status.get('embedding_reason')))}; "
                       f"fix: {escape(str(status.get('embedding_fix')))}")
+    if commits:
+        from .cli_history import history_line
+
+        console.print(escape(history_line(summary["history"])))
 
 
 # A query may itself start with "-" ("--cert option accepting a file"): unknown option-like words
@@ -475,4 +498,4 @@ def init(client: str, print_only: bool, root: str, config_file: str | None, inst
 
 
 # Commands kept in their own modules join the group when these are imported.
-from . import cli_doctor, cli_graph, cli_nav  # noqa: E402, F401
+from . import cli_doctor, cli_graph, cli_history, cli_nav  # noqa: E402, F401

@@ -44,6 +44,7 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 | go up or down the call graph | `callers(name)` / `callees(name)` | grepping for calls, reading bodies |
 | know what a change affects | `impact(name, depth=2)`: every definition and file that reaches it | chasing callers by hand |
 | find code like a result, or the same concern in other files | `find_similar(result_id)` / `drill_down(result_id)`, with an ID from `search_code` or `find_symbol` | more searches with other words |
+| find why or when something changed, or who changed a file | `search_commits(query, path=…)` (history indexed by `codesift index --history`), then `get_commit(sha)` for the diff | `git log`, `git show` in a shell |
 | check why results look incomplete | `index_status`: skipped files, semantic coverage | assuming the code is not there |
 
 - Every answer ends with the next useful call; a long one names the `offset` (or `start_line`) of the next page.
@@ -51,7 +52,8 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 - Open a file directly when you are about to edit it, or when codesift does not index it (`index_status`).
 - Without the MCP server the same tools are commands: `codesift search "…"`, `codesift symbol NAME`,
   `codesift grep PATTERN`, `codesift outline FILE`, `codesift usages NAME`, `codesift callers NAME`,
-  `codesift callees NAME`, `codesift impact NAME`, `codesift map` (`--json` for JSON).
+  `codesift callees NAME`, `codesift impact NAME`, `codesift map`, `codesift commits "…"`,
+  `codesift commit SHA` (`--json` for JSON).
 """
 
 CLAUDE_NOTE = "In Claude Code these tools are named `mcp__codesift__<tool>` (`mcp__codesift__search_code`, …).\n"

@@ -422,10 +422,11 @@ def build_server(service: IndexService) -> CodesiftMCP:
     descriptions = {fn: DESCRIPTIONS[fn.__name__] for fn in (
         search_code, find_symbol, find_usages, get_code_context, similar_tool("find_similar", False),
         similar_tool("drill_down", True), summarize_matches, index_status, list_sources)}
-    from . import mcp_graph, mcp_nav
+    from . import mcp_graph, mcp_history, mcp_nav
 
     descriptions.update(mcp_nav.tools(svc))
     descriptions.update(mcp_graph.tools(svc))
+    descriptions.update(mcp_history.tools(svc))
     read_only = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
     tools = [strict(Tool.from_function(fn, name=fn.__name__, description=text, annotations=read_only,
                                        structured_output=False))

@@ -20,6 +20,8 @@ and reading whole files:
 - before changing code: find_usages (every real reference, tests last), callers / callees (one hop of the
   call graph), impact (everything that reaches a symbol within depth hops);
 - more code like one result: find_similar, or drill_down for one match per file (pass the result's ID);
+- why or when something changed, who changed a file: search_commits (the git history's messages and changed
+  paths, after `codesift index --history`), then get_commit(sha) for the message, files and diff;
 - index_status when results look incomplete.
 Read a file in full only when you are about to edit it."""
 

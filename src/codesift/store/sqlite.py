@@ -18,6 +18,7 @@ import numpy as np
 
 from ..model import Chunk
 from . import grams, names, refs
+from .commits import CommitStore
 from .reads import FilterLike, ReadQueries, filter_sql
 from .records import ChunkRecord, chunk_record
 
@@ -124,6 +125,11 @@ class MetaStore(ReadQueries):
 
     def close(self) -> None:
         self.db.close()
+
+    @functools.cached_property
+    def history(self) -> CommitStore:
+        """The git-history tables (``store/commits.py``), created on first use."""
+        return CommitStore(self.db)
 
     def commit(self) -> None:
         self.db.commit()

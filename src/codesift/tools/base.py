@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -19,6 +19,7 @@ from ..search import Filters, SearchResponse
 from ..store.sqlite import MetaStore
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..embed.base import Embedder
     from ..store.vectors import VectorIndex
 
 
@@ -41,6 +42,7 @@ class Workspace:
     config: Config
     search: SearchFn
     vectors: Callable[[], "VectorIndex | None"]  # the current vector index; None when embeddings are unavailable
+    embedder: Callable[[], "Embedder | None"] = field(default=lambda: None)  # None: keyword-only
 
     def filters(self, path: str | None, language: str | list[str] | None,
                 kind: str | list[str] | None) -> Filters:
