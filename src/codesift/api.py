@@ -5,10 +5,8 @@ The CLI, the MCP server and the search page are thin shells over this class.
 
 from __future__ import annotations
 
-import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +15,7 @@ import numpy as np
 
 from .config import INDEX_DIR_NAME, Config, load_config
 from .coverage import describe_embedding
-from .embed import EmbeddingUnavailable, load_embedder
+from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
 from .expand import Expander
@@ -33,14 +31,12 @@ from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .tools.base import Workspace, weak_call
+from .api_dense import DenseSide
 
 if TYPE_CHECKING:  # pragma: no cover
     from .history import HistoryStats
 
-log = logging.getLogger(__name__)
 
-
-EMBED_RETRY_S = 30.0
 MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit must not abort the process
 
 
@@ -48,7 +44,7 @@ class IndexMismatchError(CodesiftError, RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
 
 
-class Index:
+class Index(DenseSide):
     """One on-disk index of one source tree."""
 
     def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True) -> None:
@@ -116,58 +112,6 @@ class Index:
                 f"rebuild it with `codesift index --rebuild {self.root}`"
             )
 
-    # -- embeddings -----------------------------------------------------------------------------
-    def embedder(self) -> Embedder | None:
-        """The embedding provider, loaded once; None (with the reason kept) when unavailable.
-
-        A provider that could not be loaded is tried again after ``EMBED_RETRY_S`` seconds, so a
-        long-running server picks up an embedding server that came back.
-        """
-        if self._embedder is None:
-            if self._embed_error is not None and time.monotonic() - self._embed_failed_at < EMBED_RETRY_S:
-                return None
-            try:
-                embedder = load_embedder(self.config.embedder)
-            except EmbeddingUnavailable as exc:
-                self._embed_error, self._embed_failed_at = exc, time.monotonic()
-                return None
-            try:
-                self._adopt_model(embedder)
-            except EmbeddingUnavailable as exc:
-                self._embed_error, self._embed_failed_at = exc, time.monotonic()
-                return None
-            self._embedder, self._embed_error = embedder, None
-        return self._embedder
-
-    def _adopt_model(self, embedder: Embedder) -> None:
-        """Record the model on a new index. When another model (or dimension) made the stored vectors —
-        an upgrade of the default model, or ``CODESIFT_EMBED_MODEL`` changed — drop them, so that the
-        tree is re-embedded by the next ``index`` (or the server's background embedding); searches run on
-        keywords until enough is embedded, and say so. The machine-wide vector cache keeps the old
-        vectors under their model's id: switching back costs no re-embedding.
-
-        Raises EmbeddingUnavailable while another process writes the index (it cannot be reset now)."""
-        stored = self.store.get_meta("model_id")
-        dim = self.store.get_meta("model_dim")
-        if stored == embedder.model_id and int(dim or 0) == embedder.dim:
-            return
-        if stored is None:
-            self.store.set_meta("model_id", embedder.model_id)
-            self.store.set_meta("model_dim", embedder.dim)
-            self.store.commit()
-            return
-        try:
-            with nullcontext() if self._writing else WriteLock(self.folder, 0):
-                self.store.reset_vectors(embedder.model_id, embedder.dim)
-        except (IndexBusy, OSError) as exc:
-            raise EmbeddingUnavailable(
-                f"the index's vectors were made by {stored}, the configured model is {embedder.model_id}, "
-                f"and the index cannot be reset now ({exc})",
-                f"run `codesift index {self.root}` to re-embed with {embedder.model_id}") from exc
-        self._vectors = None
-        log.info("embedding model changed from %s to %s: vectors dropped, the tree is re-embedded",
-                 stored, embedder.model_id)
-
     def _repair_if_needed(self) -> None:
         """Rebuild the keyword index if a writer died mid-update; a live writer is left alone."""
         if self.store.get_meta("keyword_dirty", "0") == "0":
@@ -178,47 +122,11 @@ class Index:
         except IndexBusy:
             pass  # another process is updating right now: it will leave the index consistent
 
-    def _query_preamble(self, filters: Filters) -> str:
-        """The start of the text the dense model reads for a query, shaped like a document's preamble
-        ("python function …", see ``indexer.embed_text``): the filtered language, else the tree's main
-        code language. Measured (bench/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
-        hybrid +0.009 / +0.016."""
-        if not self.config.rank.query_preamble:
-            return ""
-        if len(filters.languages) == 1:
-            return f"{filters.languages[0]} function: "
-        gen = self.store.get_meta("generation", "0")
-        if self._main_language[0] != gen:
-            self._main_language = (gen, self.store.main_language())
-        lang = self._main_language[1]
-        return f"{lang} function: " if lang else "function: "
-
-    def _query_vector(self, embedder: Embedder, preamble: str, query: str) -> np.ndarray:
-        """The query's vector; with ``preamble_debias`` λ, minus λ × the preamble's own vector, so that
-        chunks whose embedding is mostly their preamble (short ones) stop matching every query:
-        ``(q − λp)·d = cos(q, d) − λ·cos(p, d)``."""
-        vec = embedder.embed_query(preamble + query)
-        debias = self.config.rank.preamble_debias
-        if debias > 0 and preamble:
-            if preamble not in self._preamble_vectors:
-                self._preamble_vectors[preamble] = embedder.embed_query(preamble.strip())
-            vec = vec - debias * self._preamble_vectors[preamble]
-            vec = vec / (float(np.linalg.norm(vec)) or 1.0)
-        return vec
-
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
         if self._count_cache[0] != gen:
             self._count_cache = (gen, self.store.chunk_count())
         return self._count_cache[1]
-
-    def _vector_index(self, embedder: Embedder) -> VectorIndex:
-        gen = int(self.store.get_meta("generation", "0") or 0)
-        if self._vectors is None or gen != self._vectors_gen:
-            vectors = VectorIndex(self.folder / "dense", embedder.dim, embedder.model_id)
-            vectors.load(gen, self.store.embedded_chunk_ids, lambda ids: self.store.vectors_for(ids, embedder.dim))
-            self._vectors, self._vectors_gen = vectors, gen
-        return self._vectors
 
     # -- operations -----------------------------------------------------------------------------
     def update(
@@ -408,11 +316,6 @@ class Index:
                          search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"),
                          embedder=weak_call(self, "embedder"))
 
-    def _current_vectors(self) -> VectorIndex | None:
-        """The vector index of the current generation; None when no embedder is available."""
-        embedder = self.embedder()
-        return None if embedder is None else self._vector_index(embedder)
-
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                     service: str | None = None) -> list[dict[str, object]]:
         """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
@@ -529,15 +432,6 @@ class Index:
         if self._sources[0] != gen:  # a GROUP BY over every chunk: recomputed only when files changed
             self._sources = (gen, list_sources(self.workspace))
         return [dict(s) for s in self._sources[1]]
-
-    def _embedded_count(self) -> int:
-        """Chunks with a vector: the vector snapshot's size when it is current, else counted (cached)."""
-        gen = int(self.store.get_meta("generation", "0") or 0)
-        if self._vectors is not None and self._vectors_gen == gen:
-            return len(self._vectors)
-        if self._embedded[0] != gen:
-            self._embedded = (gen, self.store.count_embedded())
-        return self._embedded[1]
 
     def status(self) -> dict[str, object]:
         """Counts, languages, skipped files and why, model, embedding status, last update."""
