@@ -24,6 +24,7 @@ TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_
 TOOLS |= {"get_repo_map", "callers", "callees", "impact"}  # mcp_graph.py (tests/test_graph.py, test_repomap.py)
 TOOLS |= {"grep_code", "get_file_outline"}  # mcp_nav.py (tests/test_grep.py, test_outline.py)
 TOOLS |= {"search_commits", "get_commit"}  # mcp_history.py (tests/test_history.py)
+TOOLS |= {"reindex"}  # mcp_reindex.py (tests/test_reindex.py)
 
 
 def text(result) -> str:

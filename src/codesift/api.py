@@ -30,6 +30,7 @@ from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
+from .services import Sources, check_path_in_services, services_to_update
 from .tools.base import Workspace, weak_call
 from .api_dense import DenseSide
 
@@ -131,7 +132,7 @@ class Index(DenseSide):
     # -- operations -----------------------------------------------------------------------------
     def update(
         self, *, embed: bool = True, embed_limit: int | None = None, embed_threshold: int | None = None,
-        progress: Progress | None = None, lock_timeout: float = 10.0,
+        progress: Progress | None = None, lock_timeout: float = 10.0, all_services: bool = False,
     ) -> UpdateStats:
         """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``).
 
@@ -139,18 +140,19 @@ class Index(DenseSide):
         search that refreshes the index first embeds a small edit at once but never stalls on a tree.
 
         One writer at a time: raises :class:`IndexBusy` when another process holds the write lock for
-        longer than ``lock_timeout`` seconds. Searches never wait for the lock.
+        longer than ``lock_timeout`` seconds. Searches never wait for the lock. ``all_services``: index every
+        ``[[services]]`` of codesift.toml under ``<name>/`` (an index so built keeps refreshing them).
         """
         with WriteLock(self.folder, lock_timeout):
             self._writing = True
             try:
-                return self._update(embed, embed_limit, embed_threshold, progress)
+                return self._update(embed, embed_limit, embed_threshold, progress, all_services)
             finally:
                 self._writing = False
 
     def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
-                progress: Progress | None) -> UpdateStats:
-        stats = self.indexer.update(progress)
+                progress: Progress | None, all_services: bool = False) -> UpdateStats:
+        stats = self.indexer.update(progress, services=services_to_update(self.config, self.store, all_services))
         # One count per update (a scan of every chunk): the CLI runs an update before each search.
         pending = self.store.count_missing_embeddings() if (embed or stats.files_parsed) else 0
         if embed_threshold is not None and pending > embed_threshold:
@@ -192,12 +194,12 @@ class Index(DenseSide):
         kind: str | list[str] | None = None,
         threshold: float | None = None,
         offset: int = 0,
-        service: str | None = None,
+        service: str | list[str] | None = None,
     ) -> SearchResponse:
         """Hybrid (default), keyword or semantic search; degrades to keyword-only and says so.
 
-        ``service`` is a top-level folder (see :meth:`list_sources`) and narrows like a path prefix;
-        ``offset`` skips that many results (paging).
+        ``service``: one or several services (top-level folders, see :meth:`list_sources`), filtered inside
+        both retrievers; ``offset`` skips that many results (paging).
         """
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -206,19 +208,14 @@ class Index(DenseSide):
             raise ValueError("threshold must be between 0 and 1")
         if offset < 0:
             raise ValueError("offset must be >= 0")
-        filters = self._filters(path, language, kind)
-        path = filters.path
-        if service:
-            if path and not path.startswith(service.rstrip("/") + "/"):
-                raise ValueError("path and service disagree: give one or the other")
-            path = path or service.rstrip("/") + "/"
+        filters = self.workspace.filters(path, language, kind, service)
+        check_path_in_services(filters)
         if limit + offset > MAX_RESULTS:
             raise ValueError(f"limit + offset must be at most {MAX_RESULTS}")
         # Cleaned (NUL, lone surrogates) and refused when empty or too long, as on the CLI and MCP.
         typing = not (isinstance(query, str) and query[-1:].isspace())  # its last word may be unfinished
         query = check_query(query)
         response = SearchResponse(query=query, mode=mode)
-        filters.path = path
         response.notes.extend(self._absent_languages(filters))
         self._repair_if_needed()
         vectors = pending = None
@@ -283,11 +280,6 @@ class Index(DenseSide):
                 response.notes.append(f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish")
         return response
 
-    def _filters(self, path: str | None, language: str | list[str] | None,
-                 kind: str | list[str] | None) -> Filters:
-        """User-typed filter values normalised (case, aliases, absolute paths); raises FilterError."""
-        return self.workspace.filters(path, language, kind)
-
     def _absent_languages(self, filters: Filters) -> list[str]:
         """A note for a filtered language no indexed file has: the empty answer is then explained."""
         if not filters.languages:
@@ -314,16 +306,17 @@ class Index(DenseSide):
         """What the tools work on (root, store, index folder, config, search, vectors), built once."""
         return Workspace(root=self.root, store=self.store, folder=self.folder, config=self.config,
                          search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"),
-                         embedder=weak_call(self, "embedder"))
+                         embedder=weak_call(self, "embedder"),
+                         sources=Sources(self.root, self.config.services, self.store) if self.config.services else None)
 
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
-                    service: str | None = None) -> list[dict[str, object]]:
+                    service: str | list[str] | None = None) -> list[dict[str, object]]:
         """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
         from .tools.symbols import find_symbol
 
         return find_symbol(self.workspace, name, kind=kind, exact=exact, service=service)
 
-    def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | None = None) -> dict[str, object]:
+    def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None) -> dict[str, object]:
         """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
         from .tools.usages import find_usages
 
@@ -331,26 +324,26 @@ class Index(DenseSide):
         return find_usages(self.workspace, symbol_name, limit=limit, service=service)
 
     def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
-                 service: str | None = None, offset: int = 0) -> dict[str, object]:
+                 service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
         """The most referenced definitions (PageRank over the reference index; ``focus`` files or names
         pull their neighbours up), grouped by file with signatures, cut to ``budget_tokens`` (≈ chars/4)."""
         from .tools.repomap import repo_map
 
         return repo_map(self.workspace, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
 
-    def callers(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+    def callers(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
         """The definitions that call ``symbol_name``, one entry per caller, grouped by target as find_usages."""
         from .tools.graph import callers
 
         return callers(self.workspace, symbol_name, service=service)
 
-    def callees(self, symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+    def callees(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
         """What the body of ``symbol_name`` calls, resolved to definitions where the index can."""
         from .tools.graph import callees
 
         return callees(self.workspace, symbol_name, service=service)
 
-    def impact(self, symbol_name: str, *, depth: int = 2, service: str | None = None) -> dict[str, object]:
+    def impact(self, symbol_name: str, *, depth: int = 2, service: str | list[str] | None = None) -> dict[str, object]:
         """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses."""
         from .tools.graph import impact
 
@@ -384,7 +377,7 @@ class Index(DenseSide):
         return summarize_matches(self.workspace, query, limit=limit, **filters)
 
     def grep(self, pattern: str, *, regex: bool = False, path: str | None = None,
-             language: str | list[str] | None = None, service: str | None = None, case_sensitive: bool = True,
+             language: str | list[str] | None = None, service: str | list[str] | None = None, case_sensitive: bool = True,
              context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, object]:
         """Lines matching a literal (or a regex) in the indexed files, with the enclosing symbol of each;
         candidate files come from the trigram index, every hit is read from the live file."""
@@ -425,7 +418,8 @@ class Index(DenseSide):
         return get_commit(self.workspace, sha)
 
     def list_sources(self) -> list[dict[str, object]]:
-        """The indexed root and its top-level folders with file and symbol counts."""
+        """The indexed root's top-level folders, or its configured services (with languages and the indexed
+        commit), with file and symbol counts."""
         from .tools.symbols import list_sources
 
         gen = self.store.get_meta("files_generation", "0")

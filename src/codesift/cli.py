@@ -17,6 +17,7 @@ from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
 
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
+SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -32,6 +33,14 @@ def _text(value: str | None) -> str | None:
         return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # a surrogate that is not an escaped byte
         return value.encode("utf-8", "replace").decode("utf-8")
+
+
+def _services(values: tuple[str, ...] | str | None) -> list[str] | None:
+    """Repeated (or comma-separated) ``--service`` values as one list; None when none was given."""
+    if isinstance(values, str):
+        values = (values,)
+    out = [s.strip() for v in values or () for s in (_text(v) or "").split(",") if s.strip()]
+    return out or None
 
 
 def _checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limits check
@@ -153,8 +162,10 @@ def main(backend: str | None, qdrant_url: str | None) -> None:
 @click.option("--history", "history", is_flag=False, flag_value="default", default=None, metavar="[N]",
               help="Also index the git history: messages and changed paths of the newest N commits (default "
               "1000) not indexed yet, for `codesift commits`.")
+@click.option("--all", "all_services", is_flag=True, help="Index every [[services]] entry of PATH's codesift.toml "
+              "into PATH's index, each under <name>/ (git services at their ref, without a checkout).")
 def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json: bool, dry_run: bool,
-          history: str | None) -> None:
+          history: str | None, all_services: bool) -> None:
     """Index PATH (default: the current directory), incrementally."""
     from rich.markup import escape
 
@@ -184,6 +195,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         cfg = load_config(target.resolve())
         folder = Path(cfg.index_dir).expanduser() if cfg.index_dir else target.resolve() / INDEX_DIR_NAME
         shutil.rmtree(folder, ignore_errors=True)
+    from .errors import CodesiftError
     from .store.lock import IndexBusy
 
     idx = _open(str(target))
@@ -195,15 +207,17 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     bar, update = _progress_printer(console)
     try:
         if quiet or as_json:
-            stats = idx.update(embed=not no_embed)
+            stats = idx.update(embed=not no_embed, all_services=all_services)
         else:
             with bar:
-                stats = idx.update(embed=not no_embed, progress=update)
+                stats = idx.update(embed=not no_embed, progress=update, all_services=all_services)
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: the index keeps what was committed; run `codesift index` again to continue")
         sys.exit(130)
     except IndexBusy as exc:
         _fail(str(exc), 1)
+    except CodesiftError as exc:  # a service that cannot be read (missing folder, unknown ref, no git)
+        _fail(str(exc))
     status = idx.status()
     summary = {
         "root": str(idx.root), "files": status["files"], "symbols": status["symbols"],
@@ -213,6 +227,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         "warned_files": dict(sorted(stats.warned_files.items())[:200]),
         "parse_seconds": round(stats.parse_seconds, 2), "embed_seconds": round(stats.embed_seconds, 2),
         "embedding_status": status["embedding_status"], "grammar_errors": stats.grammar_errors,
+        **({"services": stats.services} if stats.services else {}),
     }
     if commits:
         from .cli_history import index_commits
@@ -229,6 +244,9 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         f"in {stats.parse_seconds:.1f}s; embedded {stats.embedded} in {stats.embed_seconds:.1f}s; "
         f"semantic coverage {status['coverage']:.0%}"
     )
+    for name, svc in stats.services.items():
+        console.print(escape(f"service {name}: {svc['files']} files ({svc['state']}"
+                             + (f", commit {str(svc['commit'])[:12]}" if svc.get("commit") else "") + ")"))
     if stats.skipped:
         console.print("skipped: " + ", ".join(f"{n} {r}" for r, n in sorted(stats.skipped.items())))
     if stats.warnings:
@@ -259,9 +277,10 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
 @click.option("--threshold", type=click.FloatRange(0, 1), help="Drop results scoring below this (0-1).")
 @click.option("--explain", is_flag=True, help="Show each result's ranks, weights, bonuses and boosts.")
 @click.option("--no-update", is_flag=True, help="Search the index as it is, without refreshing it first.")
+@click.option("--service", "services", multiple=True, help=SERVICE_HELP)
 def search(query: str, limit: int, path_filter: str | None, language: str | None, kind: str | None,
            mode: str, root: str | None, as_json: bool, threshold: float | None, explain: bool,
-           no_update: bool) -> None:
+           no_update: bool, services: tuple[str, ...]) -> None:
     """Search the index for QUERY (updating it first when files changed)."""
     from .store.lock import IndexBusy
 
@@ -277,7 +296,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
             except IndexBusy:
                 click.echo("note: another process is updating the index; searching it as it is", err=True)
         response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind,
-                              threshold=threshold)
+                              threshold=threshold, service=_services(services))
     except ValueError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -299,18 +318,18 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
 @main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.option("--limit", "-n", default=500, show_default=True, type=click.IntRange(1, MAX_USAGES_LIMIT))
-@click.option("--service", help="Only references under this top-level folder.")
+@click.option("--service", "service", multiple=True, help=SERVICE_HELP)
 @click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, kind, enclosing}.")
 @click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
-def usages(name: str, limit: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+def usages(name: str, limit: int, service: tuple[str, ...], root: str | None, as_json: bool, no_update: bool) -> None:
     """Find real references to NAME (calls, reads, imports, types, inheritance)."""
     from .limits import check_name
 
-    name, service = _checked(check_name, _text(name)), _text(service)
+    name, services = _checked(check_name, _text(name)), _services(service)
     idx = _fresh_index(root, no_update)
     try:
-        result = idx.find_usages(name, limit=limit, service=service)
+        result = idx.find_usages(name, limit=limit, service=services)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
@@ -329,20 +348,20 @@ def usages(name: str, limit: int, service: str | None, root: str | None, as_json
 @click.argument("name")
 @click.option("--kind", help="Symbol kind(s), comma-separated (function,method,class,...).")
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 100))
-@click.option("--service", help="Only definitions under this top-level folder.")
+@click.option("--service", "service", multiple=True, help=SERVICE_HELP)
 @click.option("--exact", is_flag=True, help="Only exact (qualified) name matches.")
 @click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of definitions.")
 @click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
-def symbol(name: str, kind: str | None, limit: int, service: str | None, exact: bool, root: str | None,
+def symbol(name: str, kind: str | None, limit: int, service: tuple[str, ...], exact: bool, root: str | None,
            as_json: bool, no_update: bool) -> None:
     """Find definitions by NAME: exact, then prefix, camel-hump (RCJ) and substring matches."""
     from .limits import check_name
 
-    name, kind, service = _checked(check_name, _text(name)), _text(kind), _text(service)
+    name, kind, services = _checked(check_name, _text(name)), _text(kind), _services(service)
     idx = _fresh_index(root, no_update)
     try:
-        found = idx.find_symbol(name, kind=kind, exact=exact, service=service)
+        found = idx.find_symbol(name, kind=kind, exact=exact, service=services)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:

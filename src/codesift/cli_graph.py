@@ -7,7 +7,7 @@ import json
 
 import click
 
-from .cli import _checked, _fail, _fresh_index, _text, main
+from .cli import _checked, _fail, _fresh_index, _services, _text, main
 
 ROOT_HELP = "Indexed root (default: found from the current directory)."
 
@@ -24,18 +24,19 @@ def _items(result: dict) -> None:
               help="Size of the map in tokens (estimated as characters / 4).")
 @click.option("--focus", multiple=True, help="A file, folder or symbol name you are working on (repeatable): "
                                              "what it uses and what uses it rank first.")
-@click.option("--service", help="Map only this top-level folder (or any folder prefix).")
+@click.option("--service", "service", multiple=True, help="Map only this service (a top-level folder, a [[services]] "
+              "name or any folder prefix); repeatable.")
 @click.option("--offset", default=0, type=click.IntRange(0, None), help="Skip this many ranked definitions.")
 @click.option("--root", type=click.Path(), help=ROOT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the map as JSON (files with their ranked symbols).")
 @click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
-def repo_map(budget: int, focus: tuple[str, ...], service: str | None, offset: int, root: str | None,
+def repo_map(budget: int, focus: tuple[str, ...], service: tuple[str, ...], offset: int, root: str | None,
              as_json: bool, no_update: bool) -> None:
     """The most referenced definitions of the repository, grouped by file with their signatures."""
     focus_items = [_text(f) or "" for f in focus]
     idx = _fresh_index(root, no_update)
     try:
-        result = idx.repo_map(budget_tokens=budget, focus=focus_items, service=_text(service), offset=offset)
+        result = idx.repo_map(budget_tokens=budget, focus=focus_items, service=_services(service), offset=offset)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:
@@ -52,37 +53,38 @@ def _name_command(name: str, help_text: str):  # noqa: ANN202 - a click decorato
         fn = click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")(fn)
         fn = click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, name, ...}.")(fn)
         fn = click.option("--root", type=click.Path(), help=ROOT_HELP)(fn)
-        fn = click.option("--service", help="Only this top-level folder.")(fn)
+        fn = click.option("--service", "service", multiple=True, help="Only this service (a top-level folder or a "
+                          "[[services]] name); repeatable.")(fn)
         fn = click.argument("name")(fn)
         return main.command(name, help=help_text, context_settings={"ignore_unknown_options": True})(fn)
     return wrap
 
 
 @_name_command("callers", "The definitions that call NAME (a name or Type.name), one line per caller.")
-def callers(name: str, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+def callers(name: str, service: tuple[str, ...], root: str | None, as_json: bool, no_update: bool) -> None:
     _run("callers", name, service, root, as_json, no_update)
 
 
 @_name_command("callees", "What the body of NAME calls, resolved to definitions where the index can.")
-def callees(name: str, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+def callees(name: str, service: tuple[str, ...], root: str | None, as_json: bool, no_update: bool) -> None:
     _run("callees", name, service, root, as_json, no_update)
 
 
 @_name_command("impact", "The definitions and files that reach NAME within --depth hops of uses.")
 @click.option("--depth", default=2, show_default=True, type=click.IntRange(1, 10), help="Hops followed.")
-def impact(name: str, depth: int, service: str | None, root: str | None, as_json: bool, no_update: bool) -> None:
+def impact(name: str, depth: int, service: tuple[str, ...], root: str | None, as_json: bool, no_update: bool) -> None:
     _run("impact", name, service, root, as_json, no_update, depth=depth)
 
 
-def _run(tool: str, name: str, service: str | None, root: str | None, as_json: bool, no_update: bool,
+def _run(tool: str, name: str, service: tuple[str, ...], root: str | None, as_json: bool, no_update: bool,
          **extra: int) -> None:
     from .limits import check_name
     from .tools import markdown_graph as mdg
 
-    name, service = _checked(check_name, _text(name)), _text(service)
+    name, services = _checked(check_name, _text(name)), _services(service)
     idx = _fresh_index(root, no_update)
     try:
-        result = getattr(idx, tool)(name, service=service, **extra)
+        result = getattr(idx, tool)(name, service=services, **extra)
     except ValueError as exc:
         _fail(str(exc))
     if as_json:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .cli import _fail, _fresh_index, _open, _text, main
+from .cli import SERVICE_HELP, _fail, _fresh_index, _open, _services, _text, main
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -16,7 +16,7 @@ from .cli import _fail, _fresh_index, _open, _text, main
 @click.option("--regex", "-e", "regex", is_flag=True, help="PATTERN is a (Python) regular expression.")
 @click.option("--path", "path_filter", help="Path prefix or glob (e.g. src/ or '**/*.py').")
 @click.option("--lang", "language", help="Language(s), comma-separated (python,go,...).")
-@click.option("--service", help="Only files under this top-level folder.")
+@click.option("--service", "service", multiple=True, help=SERVICE_HELP)
 @click.option("--ignore-case", "-i", is_flag=True, help="Ignore case.")
 @click.option("--context", "-C", "context_lines", default=0, type=click.IntRange(0, 100),
               help="Show N lines before and after each hit.")
@@ -24,21 +24,21 @@ from .cli import _fail, _fresh_index, _open, _text, main
 @click.option("--root", type=click.Path(), help="Indexed root (default: found from the current directory).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, text, enclosing, ...}.")
 @click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")
-def grep(pattern: str, regex: bool, path_filter: str | None, language: str | None, service: str | None,
+def grep(pattern: str, regex: bool, path_filter: str | None, language: str | None, service: tuple[str, ...],
          ignore_case: bool, context_lines: int, limit: int, root: str | None, as_json: bool,
          no_update: bool) -> None:
     """Find the lines holding PATTERN (exact text, or a regex with -e) in the indexed files, each with
     its enclosing symbol. Candidate files come from a trigram index; hits are read from the live files."""
     from .tools.grep import GrepError, compile_pattern
 
-    pattern, path_filter, language, service = _text(pattern), _text(path_filter), _text(language), _text(service)
+    pattern, path_filter, language, services = _text(pattern), _text(path_filter), _text(language), _services(service)
     try:
         compile_pattern(pattern, regex=regex, case_sensitive=not ignore_case)  # refuse before opening anything
     except GrepError as exc:
         _fail(str(exc))
     idx = _fresh_index(root, no_update)
     try:
-        result = idx.grep(pattern, regex=regex, path=path_filter, language=language, service=service,
+        result = idx.grep(pattern, regex=regex, path=path_filter, language=language, service=services,
                           case_sensitive=not ignore_case, context_lines=context_lines, limit=limit)
     except ValueError as exc:
         _fail(str(exc))

@@ -6,9 +6,13 @@ import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .rank.pipeline import RankSettings
 from .errors import CodesiftError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .services import ServiceSpec
 
 CONFIG_FILE = "codesift.toml"
 EXPANSIONS = ("off", "llm", "vocab")
@@ -60,6 +64,8 @@ class Config:
     qdrant_replicas: int = 0  # replication_factor; 0: the server's default (1)
     qdrant_on_disk: bool = False  # full-precision vectors and the sparse index on disk (memory-mapped)
     qdrant_quantization: str = "none"  # "int8": scalar-quantized copies of the dense vectors kept in RAM
+    # [[services]] tables: services indexed by `codesift index --all` under <name>/ (codesift.services)
+    services: tuple["ServiceSpec", ...] = ()
 
     def with_overrides(self, **changes: object) -> "Config":
         """A copy with the given non-None fields replaced."""
@@ -81,11 +87,17 @@ def load_config(root: Path) -> Config:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{path}: {exc}") from exc
         table = data.get("codesift", data)
+        if table is not data and "services" in data:  # [[services]] beside a [codesift] table
+            table = {**table, "services": data["services"]}
         known = {f.name for f in fields(Config)}
         for key, value in table.items():
             if key not in known:
                 raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(sorted(known))})")
-            if key == "rank":
+            if key == "services":
+                from .services import parse_services
+
+                values[key] = parse_services(value, path, root)
+            elif key == "rank":
                 values[key] = rank_settings(value, path)
             elif key == "include":
                 from .include import pattern_errors

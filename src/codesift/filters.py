@@ -156,6 +156,30 @@ def _exists(path: Path) -> bool:
         return False
 
 
+def normalise_services(value: str | Iterable[str] | None, exists: Callable[[str], bool],
+                       listed: Callable[[], Iterable[str]] = tuple) -> tuple[str, ...]:
+    """Service names (top-level folders, or any folder prefix) from a name, a list or a comma-separated
+    string; one that holds no indexed file raises :class:`FilterError` naming the services there are."""
+    out: list[str] = []
+    for raw in _split(value):
+        name = raw.strip().strip("/")
+        while name.startswith("./"):
+            name = name[2:]
+        if name and name not in out:
+            out.append(name)
+    for name in out:
+        if not exists(name):
+            names = sorted(set(listed()) - {"."})
+            raise FilterError(f"unknown service {name!r}: no indexed file is under {name}/ "
+                              f"(services: {', '.join(names) or 'none'}; see list_sources)")
+    return tuple(out)
+
+
+def under(path: str, services: tuple[str, ...]) -> bool:
+    """Whether ``path`` lies in one of ``services`` (folder prefixes); True when there are none."""
+    return not services or path.startswith(tuple(s + "/" for s in services))
+
+
 def build_filters(root: Path, path: str | None, language: str | Iterable[str] | None,
                   kind: str | Iterable[str] | None, *,
                   indexed_languages: Callable[[], Iterable[str]] = tuple,

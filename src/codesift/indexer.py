@@ -22,7 +22,7 @@ import xxhash
 
 from .config import INDEX_DIR_NAME, Config
 from . import grammar_status
-from .discover import SourceFile, discover
+from .discover import SNIFF_BYTES, Discovery, SourceFile, discover, is_binary
 from .grammar_status import GRAMMAR_FAILED, grammar_failure
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
@@ -30,6 +30,7 @@ from .model import PARSER_VERSION, Chunk
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
+    from .services import ServiceSpec
 from .store import refs
 from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
@@ -57,6 +58,7 @@ class UpdateStats:
     warnings: dict[str, int] = field(default_factory=dict)
     warned_files: dict[str, str] = field(default_factory=dict)  # path (relative to the root) -> warning
     grammar_errors: dict[str, str] = field(default_factory=dict)  # language -> why its grammar did not load
+    services: dict[str, dict[str, object]] = field(default_factory=dict)  # index --all: per service, what it did
     interrupted: bool = False
     parse_seconds: float = 0.0
     embed_seconds: float = 0.0
@@ -119,7 +121,7 @@ def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference
 class Prepared:
     """Everything about one file that can be computed without the index (in a worker process)."""
 
-    status: str  # ok | unchanged | unreadable | parse_error
+    status: str  # ok | unchanged | unreadable | parse_error | skipped (warning: why)
     digest: str = ""
     language: str = ""
     chunks: list[Chunk] = field(default_factory=list)
@@ -132,12 +134,18 @@ class Prepared:
     grammar_error: str | None = None  # the language's grammar failed to load: the file got line windows
 
 
-def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
-    """Read, hash, parse and tokenize one file; never raises (failures come back as a status)."""
-    try:
-        data = read_source(abspath)
-    except OSError as exc:
-        return Prepared("unreadable", error=exc)
+def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepared:
+    """Read (or take, as bytes: a git blob), hash, parse and tokenize one file; never raises (failures
+    come back as a status)."""
+    if isinstance(abspath, bytes):
+        data = abspath
+        if is_binary(data[:SNIFF_BYTES]):
+            return Prepared("skipped", warning="binary")
+    else:
+        try:
+            data = read_source(abspath)
+        except OSError as exc:
+            return Prepared("unreadable", error=exc)
     digest = _digest(data)
     if digest == old_hash:
         return Prepared("unchanged", digest=digest)
@@ -151,7 +159,7 @@ def prepare_file(path: str, abspath: str, old_hash: str | None) -> Prepared:
                     text=_decode(data)[0], grammar_error=grammar_failure(language))
 
 
-def _prepare_args(args: tuple[str, str, str | None]) -> Prepared:
+def _prepare_args(args: tuple[str, str | bytes, str | None]) -> Prepared:
     return prepare_file(*args)
 
 
@@ -257,8 +265,11 @@ class Indexer:
         self.store.commit()
         return True
 
-    def update(self, progress: Progress | None = None) -> UpdateStats:
-        """Re-parse changed files, drop deleted ones; commits in batches so Ctrl-C keeps what is done."""
+    def update(self, progress: Progress | None = None, *,
+               services: "tuple[ServiceSpec, ...] | None" = None) -> UpdateStats:
+        """Re-parse changed files, drop deleted ones; commits in batches so Ctrl-C keeps what is done.
+
+        With ``services``, the index holds those services (``codesift.index_services``) instead of the tree."""
         stats = UpdateStats()
         t0 = time.perf_counter()
         self._failed_paths = {}
@@ -269,6 +280,10 @@ class Indexer:
             self.store.commit()
         grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
         known = self.store.files()
+        if services is not None:
+            from .index_services import update_services
+
+            return update_services(self, services, known, stats, progress, t0)
         found = discover(
             self.root,
             max_file_size=self.config.max_file_size,
@@ -277,6 +292,13 @@ class Indexer:
             known={path: (row.size, row.mtime) for path, row in known.items()},
             include=self.config.include,
         )
+        return self.apply(found, known, stats, progress, t0)
+
+    def apply(self, found: Discovery, known: dict, stats: UpdateStats, progress: Progress | None, t0: float,
+              source: Callable[[SourceFile], str | bytes] | None = None) -> UpdateStats:
+        """Bring the store in line with ``found``: parse what changed, delete what is gone.
+
+        ``source`` gives a file's path or bytes (a git blob) to parse; default: its ``abspath``."""
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
         if quarantined:
             keep = []
@@ -311,17 +333,22 @@ class Indexer:
             if progress and changed:
                 progress("parse", 0, len(changed))  # the stage's start: the bar shows, the rate has a base
             with _pool(len(changed)) as pool:
-                args = [(f.path, f.abspath, known[f.path].hash if f.path in known else None) for f in changed]
+                read = source or (lambda f: f.abspath)
+
+                def args(start: int) -> list[tuple[str, str | bytes, str | None]]:
+                    return [(f.path, read(f), known[f.path].hash if f.path in known else None)
+                            for f in changed[start : start + FILE_BATCH]]
+
                 # Workers run one batch ahead of the writer: parsing overlaps the SQLite/tantivy writes,
                 # and at most two batches of parsed files are held in memory.
-                ahead = pool.map(_prepare_args, args[:FILE_BATCH], chunksize=4) if pool else None
+                ahead = pool.map(_prepare_args, args(0), chunksize=4) if pool else None
                 for start in range(0, len(changed), FILE_BATCH):
                     batch = changed[start : start + FILE_BATCH]
                     if pool:
-                        results, nxt = ahead, args[start + FILE_BATCH : start + 2 * FILE_BATCH]
+                        results, nxt = ahead, args(start + FILE_BATCH)
                         ahead = pool.map(_prepare_args, nxt, chunksize=4) if nxt else None
                     else:
-                        results = map(_prepare_args, args[start : start + FILE_BATCH])
+                        results = map(_prepare_args, args(start))
                     for f, prepared in zip(batch, results):
                         self._index_file(f, known, stats, prepared)
                     self.store.commit()
@@ -362,6 +389,14 @@ class Indexer:
             prepared = prepare_file(f.path, f.abspath, old.hash if old is not None else None)
         if prepared.status == "unreadable" or prepared.status == "parse_error":
             self._failed(f, old, stats, prepared.status, prepared.error)
+            return
+        if prepared.status == "skipped":  # a git blob found binary once read: skipped, not a failure
+            reason = prepared.warning or "skipped"
+            stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+            self._failed_paths[f.path] = reason
+            if old is not None:
+                self.store.delete_file(old.id)
+                self.keyword.delete_file(old.id)
             return
         if prepared.status == "unchanged":
             self.store.touch_file(old.id, f.size, f.mtime)

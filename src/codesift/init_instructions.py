@@ -46,6 +46,7 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 | find code like a result, or the same concern in other files | `find_similar(result_id)` / `drill_down(result_id)`, with an ID from `search_code` or `find_symbol` | more searches with other words |
 | find why or when something changed, or who changed a file | `search_commits(query, path=…)` (history indexed by `codesift index --history`), then `get_commit(sha)` for the diff | `git log`, `git show` in a shell |
 | check why results look incomplete | `index_status`: skipped files, semantic coverage | assuming the code is not there |
+| make every tool see many files you just changed (branch switch, generated code) | `reindex` (`full=true` re-parses every file) | running `codesift index` in a shell |
 
 - Every answer ends with the next useful call; a long one names the `offset` (or `start_line`) of the next page.
 - When several definitions share a name, pass `Type.name` to `find_usages`, `callers`, `callees` and `impact`.

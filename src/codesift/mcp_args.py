@@ -19,7 +19,9 @@ Query = Annotated[str, Field(description=f"What to look for, in words or identif
 Limit = Annotated[int, Field(ge=1, le=MAX_SEARCH_LIMIT, description=f"Maximum number of results (1-{MAX_SEARCH_LIMIT:,}).")]
 Offset = Annotated[int, Field(ge=0, le=10_000, description="Skip this many results (paging: use the "
                                                              "offset a truncated answer names).")]
-Service = Annotated[str | None, Field(description="Top-level folder to search in (see list_sources), e.g. 'src'.")]
+Service = Annotated[str | list[str] | None, Field(description="Service(s) to search in: a top-level folder or a "
+                                                           "configured service (see list_sources), e.g. 'src', or "
+                                                           "a list / comma-separated names.")]
 Language = Annotated[str | list[str] | None, Field(description="Language(s), a list or comma-separated: python, "
                                                               "javascript, typescript, go, java, rust, markdown, …")]
 Kind = Annotated[str | list[str] | None, Field(description="Symbol kind(s), a list or comma-separated: function, "

@@ -68,6 +68,8 @@ class IndexService:
         self.state = "starting"
         self.error = ""
         self._embedded_since: tuple[float, int] | None = None  # (start, chunks embedded) of this run
+        self.reindexing = threading.Lock()  # held by the one reindex (MCP tool or POST /reindex) running
+        self._pause = threading.Event()  # asks the background worker to stop after its slice (a reindex takes over)
 
     # lifecycle
     def start(self) -> None:
@@ -76,7 +78,7 @@ class IndexService:
 
     def close(self) -> None:
         self._stop.set()
-        if self._worker is not None:
+        if self._worker is not None and self._worker is not threading.current_thread():
             self._worker.join(timeout=5)  # at most one embedding slice is in flight
         with self.lock:
             self.index.close()
@@ -109,8 +111,21 @@ class IndexService:
         finally:
             self._ready.set()
 
-    def _embed_pending(self) -> None:
-        """Embed what is pending, a slice at a time, yielding to tool calls.
+    def take_over_worker(self) -> None:
+        """Make the calling thread the background worker (a reindex): the running worker stops after its
+        slice, and no other starts until the calling thread ends; one embedder at a time."""
+        with self._spawn_lock:
+            worker = self._worker
+            if worker is not None and worker.is_alive() and worker is not threading.current_thread():
+                self._pause.set()
+                try:
+                    worker.join()
+                finally:
+                    self._pause.clear()
+            self._worker = threading.current_thread()
+
+    def _embed_pending(self, on_slice: Callable[[int], None] | None = None) -> None:
+        """Embed what is pending, a slice at a time, yielding to tool calls (``on_slice``: chunks per slice).
 
         The locks (the service's, then the index's write lock, as `codesift index` takes it) are held
         only to read texts and write vectors; the model runs without them, in a thread of lower CPU
@@ -119,7 +134,7 @@ class IndexService:
         slice_size = min(EMBED_SLICE, self.index.config.embed_batch)
         self._embedded_since = (time.monotonic(), 0)
         lowered = lower_thread_priority()
-        while not self._stop.is_set():
+        while not self._stop.is_set() and not self._pause.is_set():
             with self.lock:
                 embedder = self.index.embedder()
                 if embedder is None:
@@ -143,6 +158,8 @@ class IndexService:
                         self.index.sync_backend()
                 return
             self._embedded_since = (self._embedded_since[0], self._embedded_since[1] + done)
+            if on_slice is not None:
+                on_slice(done)
 
     def start_watching(self) -> None:
         """Apply file changes as they happen (keyword side under the lock, embedding in background)."""
@@ -422,7 +439,7 @@ def build_server(service: IndexService) -> CodesiftMCP:
     descriptions = {fn: DESCRIPTIONS[fn.__name__] for fn in (
         search_code, find_symbol, find_usages, get_code_context, similar_tool("find_similar", False),
         similar_tool("drill_down", True), summarize_matches, index_status, list_sources)}
-    from . import mcp_graph, mcp_history, mcp_nav
+    from . import mcp_graph, mcp_history, mcp_nav, mcp_prompts, mcp_reindex
 
     descriptions.update(mcp_nav.tools(svc))
     descriptions.update(mcp_graph.tools(svc))
@@ -431,8 +448,12 @@ def build_server(service: IndexService) -> CodesiftMCP:
     tools = [strict(Tool.from_function(fn, name=fn.__name__, description=text, annotations=read_only,
                                        structured_output=False))
              for fn, text in descriptions.items()]
-    return CodesiftMCP("codesift", instructions=INSTRUCTIONS, version=_version("codesift"), tools=tools,
-                       log_level="WARNING")
+    tools.append(strict(mcp_reindex.tool(svc)))  # the one tool that writes
+    server = CodesiftMCP("codesift", instructions=INSTRUCTIONS, version=_version("codesift"), tools=tools,
+                         log_level="WARNING")
+    for prompt in mcp_prompts.prompts(svc):
+        server.add_prompt(prompt)
+    return server
 
 
 def _version(package: str) -> str:

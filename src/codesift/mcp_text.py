@@ -22,7 +22,9 @@ and reading whole files:
 - more code like one result: find_similar, or drill_down for one match per file (pass the result's ID);
 - why or when something changed, who changed a file: search_commits (the git history's messages and changed
   paths, after `codesift index --history`), then get_commit(sha) for the message, files and diff;
-- index_status when results look incomplete.
+- index_status when results look incomplete; reindex after changing many files at once (a branch switch,
+  generated code) so that every tool sees them.
+Prompts: service_overview (path= a folder) and system_design start an overview of the code from the index.
 Read a file in full only when you are about to edit it."""
 
 DESCRIPTIONS: dict[str, str] = {

@@ -34,9 +34,10 @@ class Filters:
     path: str | None = None
     languages: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    services: tuple[str, ...] = ()  # top-level folders (a configured service is stored under <name>/)
 
     def __bool__(self) -> bool:
-        return bool(self.path or self.languages or self.kinds)
+        return bool(self.path or self.languages or self.kinds or self.services)
 
 @dataclass(slots=True)
 class SearchResult:

@@ -8,7 +8,10 @@ tools, so every Index call goes through the service's one lock:
 - ``GET /api/context?path=&symbol=&context=``: live source of a file or one symbol in it;
 - ``GET /api/outline?path=``: the file's symbols, nested, plus the names it references by line (links);
 - ``GET /api/usages?name=&limit=``: static uses of a name (as ``find_usages``);
-- ``GET /api/status``: what the index holds.
+- ``GET /api/status``: what the index holds;
+- ``POST /reindex`` (``?full=1`` re-parses every file): brings the index up to date and streams NDJSON,
+  one ``progress`` event a line, then ``done`` (the summary) or ``error``; 409 while another reindex runs
+  (:mod:`codesift.reindex`). Meant for CI: ``curl -N -X POST -H "Authorization: Bearer $TOKEN" …/reindex``.
 
 Access follows the ``/mcp`` endpoint's rule: bound to loopback (the default) the Host and Origin
 headers must be loopback ones (the MCP SDK's DNS-rebinding protection, applied here too, since a page in
@@ -24,14 +27,14 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from .errors import CodesiftError
 from .limits import check_name, check_query
@@ -203,6 +206,13 @@ def add_routes(server: Any, service: "IndexService", *, host: str) -> None:
             return refused
         return _json(await service.call(lambda index: status_info(service)))
 
+    async def reindex(request: Request) -> Response:
+        refused = await guard.validate_request(request)
+        if refused is not None:
+            return refused
+        full = (request.query_params.get("full") or "").lower() in ("1", "true", "yes")
+        return reindex_response(service, full=full)
+
     background = lambda: service.embedding_in_progress  # noqa: E731
     routes: dict[str, Handler] = {
         "/": index_page,
@@ -214,3 +224,22 @@ def add_routes(server: Any, service: "IndexService", *, host: str) -> None:
     }
     for path, handler in routes.items():
         server.custom_route(path, methods=["GET"], include_in_schema=False)(handler)
+    server.custom_route("/reindex", methods=["POST"], include_in_schema=False)(reindex)
+
+
+def reindex_response(service: "IndexService", *, full: bool) -> Response:
+    """``POST /reindex``: the reindex's events as NDJSON, one object a line, streamed as they come (the
+    last is ``done`` or ``error``); 409 while another reindex runs."""
+    from .reindex import ReindexBusy, ReindexJob
+
+    try:
+        job = ReindexJob(service, full=full)
+    except ReindexBusy as exc:
+        return _error(str(exc), 409)
+
+    async def lines() -> AsyncIterator[bytes]:
+        async for event in job.events():
+            yield (json.dumps(event, ensure_ascii=False, default=str) + "\n").encode("utf-8")
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson",
+                             headers={**BASE_HEADERS, "Content-Security-Policy": JSON_CSP})

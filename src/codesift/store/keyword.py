@@ -197,6 +197,7 @@ class KeywordIndex:
         path: str | None = None,
         languages: Sequence[str] = (),
         kinds: Sequence[str] = (),
+        services: Sequence[str] = (),
         and_first: bool = True,
         near: bool = False,
         near_weight: float = NEAR_WEIGHT,
@@ -240,6 +241,9 @@ class KeywordIndex:
         filters = []
         if path:
             filters.append((occur.Must, Q.regex_query(self.schema, "path", glob_to_regex(path))))
+        if services:  # the raw path field starts with one of the services' folders
+            alts = [(occur.Should, Q.regex_query(self.schema, "path", re.escape(s + "/") + ".*")) for s in services]
+            filters.append((occur.Must, Q.boolean_query(alts)))
         for field, values in (("lang", languages), ("kind", kinds)):
             if values:
                 alts = [(occur.Should, Q.term_query(self.schema, field, v)) for v in values]

@@ -68,9 +68,10 @@ def _upper_bound(prefix: str) -> str:
 
 def lookup(
     db: sqlite3.Connection, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int = 20,
-    limit_partial: int = 50,
+    limit_partial: int = 50, services: tuple[str, ...] = (),
 ) -> list[tuple[int, str]]:
-    """(chunk id, match type) pairs, exact matches first, then prefix, camel-hump and substring."""
+    """(chunk id, match type) pairs, exact matches first, then prefix, camel-hump and substring; with
+    ``services``, only chunks under one of those folders."""
     # NUL ends an FTS5 phrase and a lone surrogate cannot be encoded for SQLite: neither is a name.
     q = query.replace("\x00", " ").encode("utf-8", "replace").decode().strip().lower()
     if not q:
@@ -79,8 +80,12 @@ def lookup(
     if kinds:
         kind_sql = f" AND c.kind IN ({','.join('?' * len(kinds))})"
         kind_args = list(kinds)
-    # The chunks table is joined only to filter by kind: each joined row is a random read of a wide row.
-    join = " JOIN chunks c ON c.id = n.chunk_id" if kinds else ""
+    if services:
+        kind_sql += " AND (" + " OR ".join("substr(c.path, 1, ?) = ?" for _ in services) + ")"
+        for name in services:
+            kind_args += [len(name) + 1, name + "/"]
+    # The chunks table is joined only to filter: each joined row is a random read of a wide row.
+    join = " JOIN chunks c ON c.id = n.chunk_id" if kinds or services else ""
     base = f"SELECT n.chunk_id, n.lqual FROM names n{join} WHERE "
     order = " ORDER BY length(n.lqual), n.chunk_id LIMIT ?"
     out: list[tuple[int, str]] = []

@@ -194,6 +194,9 @@ class QdrantCollection:
             if cond is None:
                 return None
             must.append(cond)
+        services = getattr(filters, "services", ()) if filters is not None else ()
+        if services:  # ``dirs`` holds every folder prefix of a path: "<service>/" matches exactly its files
+            must.append(models.FieldCondition(key="dirs", match=models.MatchAny(any=[s + "/" for s in services])))
         if filters is not None:
             for key, values in (("language", filters.languages), ("kind", filters.kinds)):
                 if values:

@@ -22,6 +22,7 @@ class FilterLike(Protocol):
     path: str | None
     languages: tuple[str, ...]
     kinds: tuple[str, ...]
+    services: tuple[str, ...]
 
 
 def filter_sql(filters: FilterLike | None) -> tuple[str, list[object]]:
@@ -39,6 +40,11 @@ def filter_sql(filters: FilterLike | None) -> tuple[str, list[object]]:
         else:
             where.append("substr(path, 1, ?) = ?")
             params += [len(path), path]
+    services = getattr(filters, "services", ())
+    if services:  # one of the services' folders: a prefix test per service, OR-ed
+        where.append("(" + " OR ".join("substr(path, 1, ?) = ?" for _ in services) + ")")
+        for name in services:
+            params += [len(name) + 1, name + "/"]
     for column, values in (("language", filters.languages), ("kind", filters.kinds)):
         if values:
             where.append(f"{column} IN ({','.join('?' * len(values))})")
@@ -86,6 +92,15 @@ class ReadQueries:
             "AS svc, count(DISTINCT f.id), count(c.id) FROM files f LEFT JOIN chunks c ON c.file_id = f.id "
             "AND c.kind NOT IN ('module','window','section') GROUP BY svc ORDER BY 2 DESC")
 
+    def service_languages(self) -> dict[str, dict[str, int]]:
+        """top-level folder → {language: files}, most files first."""
+        out: dict[str, dict[str, int]] = {}
+        for svc, language, n in self._tuples(
+                "SELECT substr(path, 1, instr(path, '/') - 1) AS svc, language, count(*) FROM files "
+                "WHERE instr(path, '/') > 0 GROUP BY svc, language ORDER BY svc, 3 DESC"):
+            out.setdefault(svc, {})[language or "unknown"] = n
+        return out
+
     def definition_names(self) -> list[tuple[str, str]]:
         """(qualified name, path) of every definition."""
         return self._tuples(f"SELECT qualified_name, path FROM chunks WHERE kind NOT IN ({_marks(NOT_DEFINITIONS)})",
@@ -94,6 +109,31 @@ class ReadQueries:
     def chunk_keys(self) -> list[tuple[int, str, str, str, str]]:
         """(id, path, kind, qualified name, embed hash) of every chunk, by id (the Qdrant sync's diff)."""
         return self._tuples("SELECT id, path, kind, qualified_name, embed_hash FROM chunks ORDER BY id")
+
+    # -- the overview prompts (tools/prompts.py) ---------------------------------------------------
+    def file_languages(self) -> list[tuple[str, str]]:
+        """(path, language or 'unknown') of every indexed file, by path."""
+        return self._tuples("SELECT path, coalesce(language, 'unknown') FROM files ORDER BY path")
+
+    def route_rows(self, prefix: str = "", limit: int = 500) -> list[tuple[str, int, str, str]]:
+        """(path, start line, qualified name, route) of the definitions with an HTTP route, under ``prefix``."""
+        return self._tuples("SELECT path, start_line, qualified_name, route FROM chunks WHERE route IS NOT NULL "
+                            "AND substr(path, 1, ?) = ? ORDER BY path, start_line LIMIT ?",
+                            (len(prefix), prefix, limit))
+
+    def entry_rows(self, prefix: str = "", limit: int = 200) -> list[tuple[str, int, str, str, str, str]]:
+        """(path, start line, kind, qualified name, signature, decorators JSON) of likely entry points under
+        ``prefix``: definitions named main, CLI commands (decorators naming a command or group), and
+        Python ``if __name__ == "__main__"`` blocks."""
+        return self._tuples(
+            "SELECT path, start_line, kind, qualified_name, signature, decorators FROM chunks "
+            "WHERE substr(path, 1, ?) = ? AND ("
+            "(name IN ('main', 'Main') AND kind NOT IN ('module', 'window', 'section')) "
+            "OR decorators LIKE '%command%' OR decorators LIKE '%.group(%' "
+            "OR decorators LIKE '%SpringBootApplication%' "
+            "OR (kind = 'module' AND language = 'python' AND text LIKE '%\\_\\_name\\_\\_%' ESCAPE '\\' "
+            "AND text LIKE '%\\_\\_main\\_\\_%' ESCAPE '\\')) ORDER BY path, start_line LIMIT ?",
+            (len(prefix), prefix, limit))
 
     # -- files ----------------------------------------------------------------------------------
     def file_entry(self, path: str) -> tuple[int, str, str | None] | None:
@@ -170,10 +210,10 @@ class ReadQueries:
         return out
 
     def lookup_names(self, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int = 20,
-                     limit_partial: int = 50) -> list[tuple[int, str]]:
+                     limit_partial: int = 50, services: tuple[str, ...] = ()) -> list[tuple[int, str]]:
         """(chunk id, match type): exact, prefix, camel-hump, substring (see ``store.names.lookup``)."""
         return names.lookup(self.db, query, exact=exact, kinds=kinds, limit_exact=limit_exact,
-                            limit_partial=limit_partial)
+                            limit_partial=limit_partial, services=services)
 
     # -- references (see store/refs.py) ---------------------------------------------------------
     def ref_definitions(self) -> list[tuple[Any, ...]]:
@@ -182,7 +222,7 @@ class ReadQueries:
     def ref_rows(self) -> list[tuple[int, str, str, str]]:
         return refs.all_rows(self._plain())  # type: ignore[arg-type]
 
-    def ref_sites(self, name: str, path_prefix: str | None = None) -> list[tuple[int, str, int, str, str]]:
+    def ref_sites(self, name: str, path_prefix: str | tuple[str, ...] | None = None) -> list[tuple[int, str, int, str, str]]:
         return refs.sites_of(self.db, name, path_prefix)
 
     def ref_file_sites(self, path: str) -> list[tuple[str, int, str, str]]:
@@ -191,5 +231,5 @@ class ReadQueries:
     def ref_scopes(self, paths: Iterable[str]) -> dict[str, list[tuple[Any, ...]]]:
         return refs.scopes_of(self.db, paths)
 
-    def is_referenced(self, name: str, path_prefix: str | None = None) -> bool:
+    def is_referenced(self, name: str, path_prefix: str | tuple[str, ...] | None = None) -> bool:
         return refs.is_referenced(self.db, name, path_prefix)

@@ -45,13 +45,26 @@ def insert(db: sqlite3.Connection, file_id: int, packed: Packed) -> None:
                    ((file_id, name, sites) for name, sites in packed))
 
 
-def sites_of(db: sqlite3.Connection, name: str, path_prefix: str | None = None) -> list[tuple[int, str, int, str, str]]:
-    """(file id, path, line, kind, qualifier) of every reference to ``name``, ordered by path and line."""
+def _prefix_sql(path_prefix: str | tuple[str, ...] | None) -> tuple[str, list[object]]:
+    """`` AND (path starts with one of them)`` for one prefix or several (none: no clause)."""
+    prefixes = (path_prefix,) if isinstance(path_prefix, str) else tuple(path_prefix or ())
+    prefixes = tuple(p for p in prefixes if p)
+    if not prefixes:
+        return "", []
+    params: list[object] = []
+    for p in prefixes:
+        params += [len(p), p]
+    return " AND (" + " OR ".join("substr(f.path, 1, ?) = ?" for _ in prefixes) + ")", params
+
+
+def sites_of(db: sqlite3.Connection, name: str,
+             path_prefix: str | tuple[str, ...] | None = None) -> list[tuple[int, str, int, str, str]]:
+    """(file id, path, line, kind, qualifier) of every reference to ``name`` (under one of ``path_prefix``),
+    ordered by path and line."""
     sql = "SELECT f.id, f.path, r.sites FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
-    params: list[object] = [name]
-    if path_prefix:
-        sql += " AND substr(f.path, 1, ?) = ?"
-        params += [len(path_prefix), path_prefix]
+    clause, extra = _prefix_sql(path_prefix)
+    sql += clause
+    params: list[object] = [name, *extra]
     out = [(fid, path, line, kind, qualifier)
            for fid, path, sites in db.execute(sql, params)
            for line, kind, qualifier in json.loads(sites)]
@@ -106,10 +119,8 @@ def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[tu
     return out
 
 
-def is_referenced(db: sqlite3.Connection, name: str, path_prefix: str | None = None) -> bool:
-    """Whether any file (under ``path_prefix``) references ``name``."""
-    sql, params = "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?", [name]
-    if path_prefix:
-        sql += " AND substr(f.path, 1, ?) = ?"
-        params += [len(path_prefix), path_prefix]
+def is_referenced(db: sqlite3.Connection, name: str, path_prefix: str | tuple[str, ...] | None = None) -> bool:
+    """Whether any file (under one of ``path_prefix``) references ``name``."""
+    clause, extra = _prefix_sql(path_prefix)
+    sql, params = "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?" + clause, [name, *extra]
     return db.execute(sql + " LIMIT 1", params).fetchone() is not None

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
-from ..filters import build_filters
+from ..filters import build_filters, normalise_services
 from ..search import Filters, SearchResponse
 from ..store.sqlite import MetaStore
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..embed.base import Embedder
+    from ..services import Sources
     from ..store.vectors import VectorIndex
 
 
@@ -29,7 +30,7 @@ class SearchFn(Protocol):
     def __call__(self, query: str, *, limit: int = 10, mode: str = "hybrid", path: str | None = None,
                  language: str | list[str] | None = None, kind: str | list[str] | None = None,
                  threshold: float | None = None, offset: int = 0,
-                 service: str | None = None) -> SearchResponse: ...
+                 service: str | list[str] | None = None) -> SearchResponse: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,12 +44,30 @@ class Workspace:
     search: SearchFn
     vectors: Callable[[], "VectorIndex | None"]  # the current vector index; None when embeddings are unavailable
     embedder: Callable[[], "Embedder | None"] = field(default=lambda: None)  # None: keyword-only
+    sources: "Sources | None" = None  # where indexed paths are read (configured services); None: the root
 
     def filters(self, path: str | None, language: str | list[str] | None,
-                kind: str | list[str] | None) -> Filters:
+                kind: str | list[str] | None, service: str | list[str] | None = None) -> Filters:
         """User-typed filter values normalised (case, aliases, absolute paths); raises FilterError."""
-        return build_filters(self.root, path, language, kind, indexed_languages=lambda: self.store.languages(),
-                             indexed_kinds=self.store.kinds)
+        filters = build_filters(self.root, path, language, kind, indexed_languages=lambda: self.store.languages(),
+                                indexed_kinds=self.store.kinds)
+        filters.services = self.services(service)
+        return filters
+
+    def services(self, value: str | list[str] | None) -> tuple[str, ...]:
+        """``service=`` values as folder names, each checked to hold indexed files; raises FilterError."""
+        if not value:
+            return ()
+        return normalise_services(value, lambda name: self.store.count_files(Filters(services=(name,))) > 0,
+                                  lambda: (row[0] for row in self.store.service_counts()))
+
+    def read(self, rel: str) -> bytes:
+        """The bytes of the indexed path ``rel`` as they are now: the live file, or a git service's blob at
+        its indexed commit; raises OSError."""
+        if self.sources is not None:
+            return self.sources.read(rel)
+        with open(self.root / rel, "rb") as fh:
+            return fh.read()
 
 
 def weak_call(owner: object, method: str) -> Any:

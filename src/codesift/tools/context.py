@@ -14,6 +14,7 @@ from ..parse import extract_chunks
 from ..errors import CodesiftError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..services import Location
     from .base import Workspace
 
 MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says so
@@ -52,6 +53,36 @@ def _git_show(root: Path, ref: str, rel: str) -> bytes:
     return proc.stdout
 
 
+def _service_source(ws: "Workspace", loc: "Location", rel: str, ref: str | None) -> tuple[bytes, bool, str]:
+    """(bytes, changed since indexed, where they come from) of a configured service's file: the blob at
+    the indexed commit (or ``ref``) for a git service, the live file (or ``ref`` of its repository) for a
+    folder."""
+    from ..gitblobs import read_blob
+
+    if loc.repo is not None:
+        commit = loc.commit or ""
+        if ref:
+            from ..gitblobs import GitSourceError, resolve_commit
+
+            try:
+                commit = resolve_commit(Path(loc.repo), ref)
+            except GitSourceError as exc:
+                raise ContextError(str(exc)) from None
+        try:
+            return read_blob(loc.repo, commit, loc.inner), False, f"git {commit}"
+        except OSError:
+            raise ContextError(f"no file {loc.inner} in service {loc.service!r} at {commit[:12]}") from None
+    assert loc.file is not None
+    if ref:
+        return _git_show(Path(loc.file).parent, ref, "./" + Path(loc.file).name), False, f"git {ref}"
+    if not os.path.isfile(loc.file):
+        raise ContextError(f"no such file in service {loc.service!r}: {loc.inner} ({loc.file})")
+    st = os.stat(loc.file)
+    data = _read(loc.file, st.st_mtime_ns, st.st_size)
+    entry = ws.store.file_entry(rel)
+    return data, entry is None or entry[1] != _digest(data), f"folder {loc.file}"
+
+
 def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
                      context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
     """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers, at most
@@ -59,7 +90,11 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     if context_lines < 0:
         raise ContextError("context_lines must be >= 0")
     full, rel = safe_path(ws.root, file_path)
-    if ref:
+    loc = ws.sources.locate(rel) if ws.sources is not None else None
+    source = None
+    if loc is not None and loc.service is not None:  # a configured service: its folder, or its git blob
+        data, stale, source = _service_source(ws, loc, rel, ref)
+    elif ref:
         data = _git_show(ws.root, ref, rel)
         stale = False
     else:
@@ -96,7 +131,7 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     if truncated:
         end = start + MAX_FILE_LINES - 1
     return {
-        "path": rel, "ref": ref, "language": language_for(rel) or "text", "start_line": start, "end_line": end,
+        "path": rel, "ref": ref, **({"source": source} if source else {}), "language": language_for(rel) or "text", "start_line": start, "end_line": end,
         "total_lines": len(lines), "symbol": symbol, "changed_since_indexed": stale, "truncated": truncated,
         "code": "\n".join(lines[start - 1 : end]),
     }

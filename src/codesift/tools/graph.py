@@ -22,7 +22,7 @@ from ..languages import language_for
 from ..limits import InputError, check_name
 from .symbols import find_symbol
 from .targets import UNRESOLVED, Resolver, Scope, labels
-from .usages import _around, _bases_lookup, _in_tests, _lines, _returns_lookup, find_usages
+from .usages import _around, _bases_lookup, _in_tests, _lines, _reader, _returns_lookup, find_usages, service_prefixes
 
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Workspace
@@ -59,13 +59,13 @@ def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
             "kind": scope.kind}
 
 
-def _users(ws: "Workspace", symbol_name: str, service: str | None, keep: Callable[[dict], bool],
+def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None, keep: Callable[[dict], bool],
            at: tuple[str, int] | None = None) -> tuple[dict[str, object], list[dict[str, object]]]:
     """find_usages' answer for ``symbol_name`` and its uses that ``keep`` keeps, one entry per enclosing
     definition (per target when grouped), in find_usages' order. With ``at`` (path, line of one
     definition), only the uses resolving to that one (or to none) are kept."""
     _, name = _split(symbol_name)
-    prefix = service.rstrip("/") + "/" if service else None
+    prefix = service_prefixes(ws, service)
     if not ws.store.is_referenced(name, prefix):  # find_usages would answer with semantic guesses
         defs = [_definition(str(d["path"]), _as_scope(d)) for d in definitions_named(ws, symbol_name, name)]
         note = "" if defs else f"no definition named {symbol_name!r} and no reference to it in the index"
@@ -104,7 +104,7 @@ def _base(found: dict[str, object], symbol_name: str) -> dict[str, object]:
     return out
 
 
-def callers(ws: "Workspace", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+def callers(ws: "Workspace", symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
     """The definitions that call ``symbol_name`` (a name or ``Type.name``), one entry per caller."""
     symbol_name, _ = _split(symbol_name)
     found, entries = _users(ws, symbol_name, service, lambda u: u["kind"] == "call")
@@ -122,13 +122,13 @@ def callers(ws: "Workspace", symbol_name: str, *, service: str | None = None) ->
     return out
 
 
-def callees(ws: "Workspace", symbol_name: str, *, service: str | None = None) -> dict[str, object]:
+def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
     """What the body of ``symbol_name`` calls, each call resolved to a definition where the index can."""
     symbol_name, name = _split(symbol_name)
     defs = definitions_named(ws, symbol_name, name)
     if service:
-        prefix = service.rstrip("/") + "/"
-        defs = [d for d in defs if str(d["path"]).startswith(prefix)]
+        prefixes = service_prefixes(ws, service) or ()
+        defs = [d for d in defs if str(d["path"]).startswith(prefixes)]
     out: dict[str, object] = {"symbol": symbol_name, "definitions": [_definition(str(d["path"]), _as_scope(d))
                                                                       for d in defs], "results": []}
     if not defs:
@@ -142,7 +142,7 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | None = None) ->
     results: list[dict[str, object]] = []
     memo: dict[str, list[dict[str, object]]] = {}
     bases, returns = _bases_lookup(ws), _returns_lookup(ws)
-    root, cache = str(ws.root), {}
+    root, cache = _reader(ws), {}
     for d in defs:
         path = str(d["path"])
         start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
@@ -200,7 +200,7 @@ def _resolve(resolver: Resolver, targets: list[dict[str, object]], path: str, li
     return None, "ambiguous" if len(targets) > 1 else "outside the index"
 
 
-def impact(ws: "Workspace", symbol_name: str, *, depth: int = 2, service: str | None = None,
+def impact(ws: "Workspace", symbol_name: str, *, depth: int = 2, service: str | list[str] | None = None,
            max_symbols: int = MAX_IMPACT) -> dict[str, object]:
     """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses (calls, type
     uses, inheritance, decorators, attribute reads; imports alone are not followed)."""

@@ -10,7 +10,6 @@ answer says which files were stale. Matching is per line, like ripgrep: a match 
 
 from __future__ import annotations
 
-import os
 import re
 import time
 import weakref
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..indexer import _decode, _digest
+from ..services import check_path_in_services
 from ..store import grams
 
 try:
@@ -266,7 +266,7 @@ def _files(ws: "Workspace", required: Required, filters: Filters) -> tuple[list[
 
 
 def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None = None,
-         language: str | list[str] | None = None, service: str | None = None, case_sensitive: bool = True,
+         language: str | list[str] | None = None, service: str | list[str] | None = None, case_sensitive: bool = True,
          context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, Any]:
     """Lines matching ``pattern`` (a literal, or a Python regex with ``regex``) in the indexed files,
     by path and line, with the innermost enclosing symbol; ``offset``/``limit`` page through them."""
@@ -277,13 +277,8 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
         raise GrepError("offset and context_lines must be >= 0")
     compiled = compile_pattern(pattern, regex=regex, case_sensitive=case_sensitive)
     literal = pattern if not regex and case_sensitive else None
-    filters = ws.filters(path, language, None)
-    prefix = filters.path
-    if service:
-        service_prefix = service.strip("/") + "/"
-        if prefix and not prefix.lstrip("/").startswith(service_prefix):
-            raise GrepError("path and service disagree: give one or the other")
-        filters.path = prefix or service_prefix
+    filters = ws.filters(path, language, None, service)
+    check_path_in_services(filters)
     required = required_literals(pattern, regex=regex)
     rows, strategy = _files(ws, required, filters)
     # The index matched trigrams in any order and case: the strings themselves rule out most of the rest
@@ -299,11 +294,9 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
     files_read = 0
     files_with_hits = reparsed = 0
     more = False
-    root = str(ws.root)
     for file_id, rel, digest in rows:
         try:
-            with open(os.path.join(root, rel), "rb") as fh:
-                data = fh.read()
+            data = ws.read(rel)
         except OSError:
             missing.append(rel)
             continue

@@ -298,6 +298,7 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     head = [_join([
         f"**File:** {payload.get('path')}{_lines(first, last)} (of {payload.get('total_lines')} lines)"
         + (f" at {inline(payload['ref'])}" if payload.get("ref") else ""),
+        _field("Source", inline(str(payload["source"])) if payload.get("source") else ""),
         _field("Symbol", f"{sym.get('qualified_name')} ({sym.get('kind')}), lines "
                          f"{sym.get('start_line')}-{sym.get('end_line')}" if sym else ""),
         _field("Signature", inline(sym["signature"]) if sym.get("signature") else ""),
@@ -405,8 +406,13 @@ def render_sources(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     sources = payload.get("results") or []
     head = [f"Indexed root: `{payload.get('root')}`. Pass a folder as `service=` to narrow search_code, "
             "find_symbol, find_usages, grep_code, summarize_matches, get_repo_map or the call graph."]
-    rows = ["| service | files | symbols |\n|---|---:|---:|"]
-    rows += [f"| {s.get('service')} | {s.get('files')} | {s.get('symbols')} |" for s in sources]
+    if any("kind" in s for s in sources):  # configured services ([[services]]): kind, languages, commit too
+        rows = ["| service | kind | files | symbols | languages | commit |\n|---|---|---:|---:|---|---|"]
+        rows += [f"| {s.get('service')} | {s.get('kind')} | {s.get('files')} | {s.get('symbols')} | "
+                 f"{', '.join(dict(s.get('languages') or {}))} | {str(s.get('commit') or '')[:12]} |" for s in sources]
+    else:
+        rows = ["| service | files | symbols |\n|---|---:|---:|"]
+        rows += [f"| {s.get('service')} | {s.get('files')} | {s.get('symbols')} |" for s in sources]
     folder = next((s.get("service") for s in sources if s.get("service") not in (None, ".")), None)
     tail = [f"Next: get_repo_map(service={folder!r}) lists a folder's most important definitions."] if folder else []
     text, shown = _bounded(head, rows, max_chars, noun="folders", narrow="use index_status for totals", tail=tail,

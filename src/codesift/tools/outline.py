@@ -78,11 +78,10 @@ def flatten(tree: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]:
 def outline(ws: "Workspace", file_path: str) -> dict[str, Any]:
     """The symbols of ``file_path`` (relative to the root, or absolute under it), nested, no bodies."""
     full, rel = safe_path(ws.root, file_path)
-    if not full.is_file():
+    if ws.sources is None and not full.is_file():
         raise ContextError(f"no such file in the indexed root: {rel}")
     try:
-        with open(full, "rb") as fh:
-            data = fh.read()
+        data = ws.read(rel)
     except OSError as exc:
         raise ContextError(f"cannot read {rel}: {exc.strerror or exc}") from None
     row = ws.store.file_entry(rel)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..filters import _split
 from ..rank.boosts import is_example_path, is_test_path
 from .markdown_graph import render_map
 from .refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
@@ -85,8 +86,9 @@ def symbol_line(node: Node, nested: bool, owner_shown: bool) -> str:
 
 
 def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
-             service: str | None = None, offset: int = 0) -> dict[str, object]:
-    """The most referenced definitions (of ``service``, a folder), grouped by file, within ``budget_tokens``."""
+             service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
+    """The most referenced definitions (of ``service``: one folder or several), grouped by file, within
+    ``budget_tokens``."""
     if offset < 0:
         raise ValueError("offset must be >= 0")
     budget = max(MIN_BUDGET, int(budget_tokens))
@@ -101,13 +103,14 @@ def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[st
     rank = graph.rank if graph.rank is not None else np.zeros(graph.n)
     if chosen:
         rank = pagerank(graph.src, graph.dst, graph.weight, graph.n, _personal(graph, chosen))
-    prefix = service.strip().strip("/") + "/" if service and service.strip().strip("/") else ""
-    candidates = [i for i, node in enumerate(graph.nodes) if node.path.startswith(prefix) and i not in chosen
-                  and not _inner(graph, node)]
-    if prefix and not any(path.startswith(prefix) for path in graph.by_path):
-        raise ValueError(f"no indexed file under {prefix!r}: pass a top-level folder that list_sources shows")
+    prefixes = tuple(dict.fromkeys(s.strip("/") + "/" for s in _split(service) if s.strip("/")))
+    candidates = [i for i, node in enumerate(graph.nodes) if (not prefixes or node.path.startswith(prefixes))
+                  and i not in chosen and not _inner(graph, node)]
+    for prefix in prefixes:
+        if not any(path.startswith(prefix) for path in graph.by_path):
+            raise ValueError(f"no indexed file under {prefix!r}: pass a top-level folder that list_sources shows")
     tests_out = False
-    if not (prefix and (is_test_path(prefix) or is_example_path(prefix))):  # see Node.test
+    if not (prefixes and all(is_test_path(p) or is_example_path(p) for p in prefixes)):  # see Node.test
         code = [i for i in candidates if not graph.nodes[i].test]
         tests_out, candidates = (len(code) < len(candidates), code) if code else (False, candidates)
     candidates.sort(key=lambda i: (-rank[i], -graph.uses[i], graph.nodes[i].path, graph.nodes[i].start))
@@ -115,7 +118,7 @@ def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[st
     room = budget * CHARS_PER_TOKEN
     picked = _fit(graph, candidates[offset:], room - 300)
     base = {"root": str(ws.root), "budget_tokens": budget, "token_estimate": "characters / 4",
-            "service": prefix.rstrip("/") or None, "focus": items, "focus_matched": matched,
+            "service": ", ".join(p.rstrip("/") for p in prefixes) or None, "focus": items, "focus_matched": matched,
             "focus_symbols": sum(1 for i in chosen if i < len(graph.nodes)), "total": len(candidates), "offset": offset,
             "references": graph.references, "tests_left_out": tests_out, "notes": notes}
     while True:  # drop the last ranked definitions until the rendered answer fits the budget

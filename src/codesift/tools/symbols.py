@@ -25,18 +25,20 @@ def _symbol_dict(row: ChunkRecord, **extra: object) -> dict[str, object]:
 
 
 def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
-                service: str | None = None) -> list[dict[str, object]]:
+                service: str | list[str] | None = None) -> list[dict[str, object]]:
     """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50)."""
-    from ..filters import normalise_kinds
+    from ..filters import normalise_kinds, under
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
     kinds = normalise_kinds(kind, ws.store.kinds)
-    hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL)
+    services = ws.services(service)
+    hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL,
+                                 services=services)
     rows = ws.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
     out = []
     for cid, match in hits:
         row = rows.get(cid)
-        if row is None or (service and not row.path.startswith(service.rstrip("/") + "/")):
+        if row is None or not under(row.path, services):
             continue
         out.append(_symbol_dict(row, match=match))
     return out
@@ -87,6 +89,11 @@ def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30, **filters
 
 
 def list_sources(ws: "Workspace") -> list[dict[str, object]]:
-    """The indexed root and its top-level folders ("services") with file and symbol counts."""
+    """The indexed root and its top-level folders ("services") with file and symbol counts; for an index of
+    configured services (``index --all``), one entry per service with its languages and indexed commit."""
+    if ws.sources is not None and ws.sources.active():
+        from ..services import service_sources
+
+        return service_sources(ws.root, tuple(ws.sources.specs.values()), ws.store)
     rows = ws.store.service_counts()
     return [{"root": str(ws.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]

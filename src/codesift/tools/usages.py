@@ -51,19 +51,24 @@ def _in_tests(path: str, scope: Scope | None) -> bool:
                                   and "." in scope.qualified_name)
 
 
-def _lines(root: str, path: str, cache: dict[str, list[str]]) -> list[str]:
-    """The live lines of ``path`` (read once per call)."""
+def _lines(root: "str | Workspace", path: str, cache: dict[str, list[str]]) -> list[str]:
+    """The live lines of ``path`` (read once per call); ``root`` may be a workspace, which knows where a
+    configured service's paths are read (its folder, or a git blob)."""
     if path not in cache:
-        full = os.path.join(root, path)
         try:
-            st = os.stat(full)
-            cache[path] = _read(full, st.st_mtime_ns, st.st_size).decode("utf-8", "replace").splitlines()
+            if not isinstance(root, str):
+                data = root.read(path)
+            else:
+                full = os.path.join(root, path)
+                st = os.stat(full)
+                data = _read(full, st.st_mtime_ns, st.st_size)
+            cache[path] = data.decode("utf-8", "replace").splitlines()
         except OSError:
             cache[path] = []
     return cache[path]
 
 
-def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tuple[str, str]:
+def _context(root: "str | Workspace", path: str, line: int, cache: dict[str, list[str]]) -> tuple[str, str]:
     """(the site's own line, a few numbered lines around it), read live from the working tree."""
     lines = _lines(root, path, cache)
     lo, hi = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
@@ -71,7 +76,17 @@ def _context(root: str, path: str, line: int, cache: dict[str, list[str]]) -> tu
     return own, "\n".join(f"{n}: {lines[n - 1]}" for n in range(lo, hi + 1))
 
 
-def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | None = None,
+def _reader(ws: "Workspace") -> "str | Workspace":
+    """What ``_lines`` reads through: the root (cached by stat), or the workspace when services are set."""
+    return ws if ws.sources is not None else str(ws.root)
+
+
+def service_prefixes(ws: "Workspace", service: str | list[str] | None) -> tuple[str, ...] | None:
+    """The folder prefixes (``name/``) of ``service`` values, checked; None when there are none."""
+    return tuple(s + "/" for s in ws.services(service)) or None
+
+
+def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None,
                 with_context: bool = True) -> dict[str, object]:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
     symbol_name = check_name(symbol_name)  # empty or too long: the same error as on the CLI and MCP
@@ -107,7 +122,7 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     groups = sorted(counts, key=lambda t: (t == UNRESOLVED, -counts[t], str(t)))
     rank = {t: i for i, t in enumerate(groups)}
     sites.sort(key=lambda s: (rank[s[3]], s[2], s[0][1], s[0][2]))  # target, tests last, path, line
-    root, cache = str(ws.root), {}
+    root, cache = _reader(ws), {}
     usages = []
     for (_, path, line, kind, qualifier), scope, test, target in sites[:limit]:
         item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
@@ -142,10 +157,10 @@ Site = tuple[tuple[int, str, int, str, str], "Scope | None", bool, "str | None"]
 
 
 def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
-           service: str | None) -> tuple[list[Site], bool]:
+           service: str | list[str] | None) -> tuple[list[Site], bool]:
     """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
-    prefix = service.rstrip("/") + "/" if service else None
+    prefix = service_prefixes(ws, service)
     rows = [r for r in ws.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
     ambiguous = len(targets) > 1
     defs = _enclosing(ws, {r[0] for r in rows})
@@ -155,7 +170,7 @@ def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
                 imports.setdefault(path, qualifier)
-        root, cache = str(ws.root), {}
+        root, cache = _reader(ws), {}
         lines_of = (lambda p: _lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
         resolver = Resolver(targets, lines_of, imports, _bases_lookup(ws), _returns_lookup(ws))
     out: list[Site] = []
@@ -197,7 +212,7 @@ def _returns_lookup(ws: "Workspace") -> Callable[[str], str]:
 
 
 def _without_references(ws: "Workspace", result: dict[str, object], symbol_name: str, name: str,
-                        wanted: list[dict[str, object]], service: str | None, limit: int) -> None:
+                        wanted: list[dict[str, object]], service: str | list[str] | None, limit: int) -> None:
     """No static use: semantic guesses when the name is defined, else say that nothing is."""
     if not wanted:
         similar = [str(s["qualified_name"]) for s in find_symbol(ws, name, service=service)]
