@@ -25,6 +25,7 @@ from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
 from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
+from .qdrant_reader import open_remote
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -48,9 +49,14 @@ class IndexMismatchError(CodesiftError, RuntimeError):
 class Index(DenseSide):
     """One on-disk index of one source tree."""
 
-    def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True) -> None:
+    def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True,
+                 reader: bool | None = None) -> None:
         """Open the index of ``root``, creating it when ``create``; else raise :class:`NoIndexError`
-        when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace."""
+        when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace.
+
+        Backend qdrant without a local index: a reader of the collection's service (``reader=None``: when
+        the collection holds it; see ``codesift.qdrant_reader``), which writes nothing; ``reader=False``
+        indexes this tree instead (``codesift index``)."""
         root_path = Path(root).expanduser()
         if not root_path.exists():
             raise FileNotFoundError(f"no such directory: {root}")
@@ -59,17 +65,22 @@ class Index(DenseSide):
         self.root = root_path.resolve()
         self.config = config or load_config(self.root)
         self.folder = Path(self.config.index_dir).expanduser() if self.config.index_dir else self.root / INDEX_DIR_NAME
-        if not create and not (self.folder / "meta.db").is_file():
+        local = (self.folder / "meta.db").is_file()
+        if not create and not local and (reader is False or self.config.backend != "qdrant"):
             raise NoIndexError(self.root, self.folder)
         # The Qdrant backend is checked before anything is written: a bad URL leaves no trace.
         self.qdrant = open_backend(self.config, self.root)
-        if create:
+        self.remote = open_remote(self.qdrant, self.root, self.folder, local, create, reader)
+        if self.remote is not None:  # reader mode: no folder, the store lives in memory
+            self.qdrant, self.store = self.remote.coll, self.remote.store
+        elif create:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore_in_git(self.folder)
-        self.store = MetaStore(self.folder / "meta.db")
+        if self.remote is None:
+            self.store = MetaStore(self.folder / "meta.db")
         self._check_schema()
-        self.keyword = KeywordIndex(self.folder / "keyword")
-        if self.keyword.recreated:
+        self.keyword = KeywordIndex(self.folder / "keyword") if self.remote is None else None  # type: ignore[assignment]
+        if self.keyword is not None and self.keyword.recreated:
             self.store.set_meta("keyword_dirty", "1")
             self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
@@ -143,6 +154,8 @@ class Index(DenseSide):
         longer than ``lock_timeout`` seconds. Searches never wait for the lock. ``all_services``: index every
         ``[[services]]`` of codesift.toml under ``<name>/`` (an index so built keeps refreshing them).
         """
+        if self.remote is not None:  # a reader: the writer keeps the collection up to date
+            return UpdateStats()
         with WriteLock(self.folder, lock_timeout):
             self._writing = True
             try:
@@ -180,7 +193,7 @@ class Index(DenseSide):
 
     def sync_backend(self) -> None:
         """Bring the Qdrant collection (backend qdrant) in line with the store; nothing for the embedded one."""
-        if self.qdrant is not None:
+        if self.qdrant is not None and self.remote is None:
             sync_backend(self.qdrant, self.store, self.embedder)
 
     def search(
@@ -306,8 +319,9 @@ class Index(DenseSide):
         """What the tools work on (root, store, index folder, config, search, vectors), built once."""
         return Workspace(root=self.root, store=self.store, folder=self.folder, config=self.config,
                          search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"),
-                         embedder=weak_call(self, "embedder"),
-                         sources=Sources(self.root, self.config.services, self.store) if self.config.services else None)
+                         embedder=weak_call(self, "embedder"), remote=self.remote is not None,
+                         sources=Sources(self.root, self.config.services, self.store)
+                         if self.config.services and self.remote is None else None)
 
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                     service: str | list[str] | None = None) -> list[dict[str, object]]:
@@ -321,7 +335,8 @@ class Index(DenseSide):
         from .tools.usages import find_usages
 
         check_limit(limit, MAX_USAGES_LIMIT)
-        return find_usages(self.workspace, symbol_name, limit=limit, service=service)
+        result = find_usages(self.workspace, symbol_name, limit=limit, service=service)
+        return self.remote.usages(result) if self.remote is not None else result
 
     def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
                  service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
@@ -422,6 +437,8 @@ class Index(DenseSide):
         commit), with file and symbol counts."""
         from .tools.symbols import list_sources
 
+        if self.remote is not None:
+            return self.remote.sources()
         gen = self.store.get_meta("files_generation", "0")
         if self._sources[0] != gen:  # a GROUP BY over every chunk: recomputed only when files changed
             self._sources = (gen, list_sources(self.workspace))
@@ -461,4 +478,6 @@ class Index(DenseSide):
         status["backend"] = self.config.backend
         if self.qdrant is not None:  # where the search indexes live (never the API key)
             status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}
+        if self.remote is not None:
+            status.update(self.remote.status())
         return status

@@ -23,6 +23,7 @@ from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .qdrant_reader import RemoteIndex
     from .search import Filters
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class DenseSide:
     _embedded: tuple[int, int]
     _main_language: tuple[str | None, str | None]
     _preamble_vectors: dict[str, np.ndarray]
+    remote: RemoteIndex | None  # reader mode (codesift.qdrant_reader)
 
     def embedder(self) -> Embedder | None:
         """The embedding provider, loaded once; None (with the reason kept) when unavailable.
@@ -77,6 +79,9 @@ class DenseSide:
         vectors under their model's id: switching back costs no re-embedding.
 
         Raises EmbeddingUnavailable while another process writes the index (it cannot be reset now)."""
+        if self.remote is not None:  # a reader embeds queries only, with the model that made the vectors
+            self.remote.check_model(embedder)
+            return
         stored = self.store.get_meta("model_id")
         dim = self.store.get_meta("model_dim")
         if stored == embedder.model_id and int(dim or 0) == embedder.dim:
@@ -136,11 +141,15 @@ class DenseSide:
 
     def _current_vectors(self) -> VectorIndex | None:
         """The vector index of the current generation; None when no embedder is available."""
+        if self.remote is not None:  # a reader: the collection's vectors (no model needed to compare them)
+            return self.remote.vectors()  # type: ignore[return-value]
         embedder = self.embedder()
         return None if embedder is None else self._vector_index(embedder)
 
     def _embedded_count(self) -> int:
         """Chunks with a vector: the vector snapshot's size when it is current, else counted (cached)."""
+        if self.remote is not None:
+            return self.remote.dense
         gen = int(self.store.get_meta("generation", "0") or 0)
         if self._vectors is not None and self._vectors_gen == gen:
             return len(self._vectors)

@@ -55,8 +55,10 @@ def _checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limi
         raise  # unreachable: _fail exits
 
 
-def _open(root: str | None, *, for_search: bool = False, create: bool = True):  # noqa: ANN202 - lazy import
-    """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``_Group``)."""
+def _open(root: str | None, *, for_search: bool = False, create: bool = True,  # noqa: ANN202 - lazy import
+          reader: bool | None = None):
+    """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``_Group``);
+    ``reader=False``: never a Qdrant reader (``index`` writes)."""
     from .api import Index, IndexMismatchError, find_root
     from .config import ConfigError
 
@@ -65,7 +67,7 @@ def _open(root: str | None, *, for_search: bool = False, create: bool = True):  
             base = find_root(Path.cwd()) if for_search else Path.cwd()
         else:
             base = Path(root)
-        return Index(base, create=create)
+        return Index(base, create=create, reader=reader)
     except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
         _fail(str(exc))
     except PermissionError as exc:
@@ -139,7 +141,10 @@ class _Group(click.Group):
               "embedded).")
 @click.option("--qdrant-url", help="Qdrant for --backend qdrant: http(s)://host:port, or a folder or :memory: for "
               "qdrant-client's local mode (default: CODESIFT_QDRANT_URL, else codesift.toml's qdrant_url).")
-def main(backend: str | None, qdrant_url: str | None) -> None:
+@click.option("--qdrant-service", help="The service to read or write in the collection (default: "
+              "CODESIFT_QDRANT_SERVICE, else codesift.toml's qdrant_service, else the root folder's name); "
+              "'*' reads every service (a reader: no local index).")
+def main(backend: str | None, qdrant_url: str | None, qdrant_service: str | None) -> None:
     """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
     import os
 
@@ -149,6 +154,8 @@ def main(backend: str | None, qdrant_url: str | None) -> None:
         os.environ["CODESIFT_BACKEND"] = backend.lower()
     if qdrant_url:
         os.environ["CODESIFT_QDRANT_URL"] = qdrant_url
+    if qdrant_service:
+        os.environ["CODESIFT_QDRANT_SERVICE"] = qdrant_service
 
 
 @main.command()
@@ -198,7 +205,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from .errors import CodesiftError
     from .store.lock import IndexBusy
 
-    idx = _open(str(target))
+    idx = _open(str(target), reader=False)
     if rebuild and idx.qdrant is not None:
         idx.qdrant.delete_service()  # this tree's points; other services in the collection stay
     from .render import output_console, warnings_line

@@ -19,7 +19,8 @@ EXPANSIONS = ("off", "llm", "vocab")
 BACKENDS = ("embedded", "qdrant")
 # Environment variables that win over codesift.toml (and the field each sets).
 ENV_SETTINGS = {"CODESIFT_BACKEND": "backend", "CODESIFT_QDRANT_URL": "qdrant_url",
-                "CODESIFT_QDRANT_API_KEY": "qdrant_api_key", "CODESIFT_QDRANT_COLLECTION": "qdrant_collection"}
+                "CODESIFT_QDRANT_API_KEY": "qdrant_api_key", "CODESIFT_QDRANT_COLLECTION": "qdrant_collection",
+                "CODESIFT_QDRANT_SERVICE": "qdrant_service"}
 INDEX_DIR_NAME = ".codesift"
 
 
@@ -58,7 +59,8 @@ class Config:
     qdrant_url: str | None = None  # http(s)://host:port, or a folder / ":memory:" for qdrant-client's local mode
     qdrant_api_key: str | None = None  # env CODESIFT_QDRANT_API_KEY wins
     qdrant_collection: str = "codesift"
-    qdrant_service: str | None = None  # this tree's name in the collection; default: the root folder's name
+    qdrant_service: str | None = None  # this tree's name in the collection (default: the root folder's name);
+    # a reader (no local index) reads that service, or every one with "*"; env CODESIFT_QDRANT_SERVICE wins
     # How a new collection is laid out (README "Running at scale"); an existing one is used as it is.
     qdrant_shards: int = 0  # shard_number; 0: the server's default (one per node)
     qdrant_replicas: int = 0  # replication_factor; 0: the server's default (1)

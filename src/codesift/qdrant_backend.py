@@ -14,6 +14,7 @@ retrievers break theirs: the engines add floating-point numbers in different ord
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ import numpy as np
 from .store.bm25 import query_vector as sparse_query
 from .store.keyword import FIELD_BOOSTS
 from .store.qdrant import DENSE, SPARSE, Layout, QdrantCollection, connect
-from .store.qdrant_sync import SyncStats, sync
+from .store.qdrant_sync import PAYLOAD_VERSION, SyncStats, sync
 from .tokenize import tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,6 +70,11 @@ def sync_backend(coll: QdrantCollection, store: MetaStore, embedder: Callable[[]
         dim = model.dim
     coll.ensure(dim)
     stats = sync(coll, store, dim)
+    counts = store.counts(embedded=0)
+    dense = bool(dim) and coll.dense_dim == dim
+    coll.write_meta({"model_id": store.get_meta("model_id") if dense else None, "model_dim": dim if dense else None,
+                     "avgdl": stats.avgdl, "files": counts["files"], "chunks": counts["chunks"],
+                     "symbols": counts["symbols"], "payload_version": PAYLOAD_VERSION, "synced_at": time.time()})
     store.set_meta(SYNCED_KEY, _sync_tag(coll, store))
     store.commit()
     return stats
@@ -78,9 +84,14 @@ def _score_key(score: float) -> float:
     return float(f"{score:.{SCORE_DIGITS}g}")
 
 
-def _ranked(points: list[Any], score: Callable[[Any], float]) -> list[tuple[int, float]]:
-    """(chunk id, score) of the points, best first, ties by chunk id."""
-    hits = [(int(p.payload["chunk_id"]), score(p)) for p in points if p.payload and "chunk_id" in p.payload]
+def _ranked(points: list[Any], score: Callable[[Any], float],
+            ids: dict[int, int] | None = None) -> list[tuple[int, float]]:
+    """(chunk id, score) of the points, best first, ties by chunk id; ``ids`` (a reader's point id → its
+    own chunk id) replaces the payload's chunk id."""
+    if ids is not None:
+        hits = [(ids[int(p.id)], score(p)) for p in points if int(p.id) in ids]
+    else:
+        hits = [(int(p.payload["chunk_id"]), score(p)) for p in points if p.payload and "chunk_id" in p.payload]
     hits.sort(key=lambda h: (-_score_key(h[1]), h[0]))
     return hits
 
@@ -125,13 +136,14 @@ class QdrantSearch:
             if flt is not None:
                 requests.append(self._dense_request(vec, flt, limit))
         answers = self.coll.query_batch(requests)
+        ids = self.coll.local_ids
         if dense_key is not None:
-            self._dense[dense_key] = self._dense_hits(answers.pop(), vec) if flt is not None else []
+            self._dense[dense_key] = self._dense_hits(answers.pop(), vec, ids) if flt is not None else []
         if not answers:
             return []
-        out = _ranked(answers[0], lambda p: p.score) if and_request else []
+        out = _ranked(answers[0], lambda p: p.score, ids) if and_request else []
         seen = {cid for cid, _ in out}
-        out += [h for h in _ranked(answers[-1], lambda p: p.score) if h[0] not in seen]
+        out += [h for h in _ranked(answers[-1], lambda p: p.score, ids) if h[0] not in seen]
         return out[:limit]
 
     def dense(self, vec: np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
@@ -141,7 +153,8 @@ class QdrantSearch:
         flt = self.coll.to_filter(filters)
         if flt is None or not self.coll.dense_dim:
             return []
-        return self._dense_hits(self.coll.query_batch([self._dense_request(vec, flt, limit)])[0], vec)
+        return self._dense_hits(self.coll.query_batch([self._dense_request(vec, flt, limit)])[0], vec,
+                                self.coll.local_ids)
 
     @staticmethod
     def _key(vec: np.ndarray, limit: int, filters: Filters) -> tuple[bytes, int, int]:
@@ -160,10 +173,10 @@ class QdrantSearch:
                                    limit=limit, with_payload=["chunk_id", "dense_norm"])
 
     @staticmethod
-    def _dense_hits(points: list[Any], vec: np.ndarray) -> list[tuple[int, float]]:
+    def _dense_hits(points: list[Any], vec: np.ndarray, ids: dict[int, int] | None) -> list[tuple[int, float]]:
         """Cosines times the stored vector's norm (and the query's): the embedded backend's dot product."""
         qnorm = float(np.linalg.norm(np.asarray(vec, dtype=np.float32)))
-        return _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm)
+        return _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm, ids)
 
 
 @dataclass(slots=True)

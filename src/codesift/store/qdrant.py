@@ -33,7 +33,15 @@ INSTALL = "pip install 'codesift[qdrant]'"
 KEYWORD_INDEXES = ("service", "language", "kind", "path", "dirs", "name", "terms", "name_terms")
 TIMEOUT_S = 10
 MAX_FACET_PATHS = 1_000_000
+META_FLAG = "codesift_meta"  # payload flag of a service's meta point (no vectors: never a search hit)
 T = TypeVar("T")
+
+
+def meta_point_id(service: str) -> int:
+    """The id of ``service``'s meta point: an unsigned 64-bit hash no chunk's key can give."""
+    import xxhash
+
+    return xxhash.xxh3_64_intdigest(f"\x1emeta\x1f{service}".encode("utf-8", "surrogatepass"))
 
 
 class QdrantMissing(CodesiftError, ImportError):
@@ -120,6 +128,7 @@ class QdrantCollection:
         self.layout = layout or Layout()
         self.dense_dim: int | None = None
         self.ready = False  # ensure() ran: the collection exists and dense_dim is known
+        self.local_ids: dict[int, int] | None = None  # a reader's point id → chunk id (None: the payload's)
 
     def close(self) -> None:
         try:
@@ -241,26 +250,67 @@ class QdrantCollection:
         answers = self.call("searching", self.client.query_batch_points, self.name, list(requests))
         return [a.points for a in answers]
 
-    def scroll_payloads(self, fields: Sequence[str], batch: int = 1024) -> dict[int, dict[str, Any]]:
-        """point id → the asked payload fields, for every point of this service."""
+    def _chunks_filter(self) -> models.Filter:
+        """This service's chunk points (its ``meta`` point left out)."""
         from qdrant_client import models
 
-        flt = models.Filter(must=[self.service_filter()])
+        return models.Filter(must=[self.service_filter()],
+                             must_not=[models.HasIdCondition(has_id=list(self.meta_ids()))])
+
+    def meta_ids(self) -> list[int]:
+        """The ids of the meta points of the services read (see :meth:`write_meta`)."""
+        return [meta_point_id(self.service)]
+
+    def scroll_payloads(self, fields: Sequence[str] | bool, batch: int = 1024) -> dict[int, dict[str, Any]]:
+        """point id → the asked payload fields (``True``: all), for every chunk point of this service."""
+        flt = self._chunks_filter()
         out: dict[int, dict[str, Any]] = {}
         offset = None
+        with_payload = fields if isinstance(fields, bool) else list(fields)
         while True:
             points, offset = self.call("reading points", self.client.scroll, self.name, scroll_filter=flt,
-                                       limit=batch, offset=offset, with_payload=list(fields), with_vectors=False)
+                                       limit=batch, offset=offset, with_payload=with_payload, with_vectors=False)
             for p in points:
                 out[int(p.id)] = dict(p.payload or {})
             if offset is None:
                 return out
 
     def count(self) -> int:
+        """This service's chunk points."""
+        return self.call("counting", self.client.count, self.name, count_filter=self._chunks_filter(), exact=True).count
+
+    # -- the per-service meta point -------------------------------------------------------------------
+    def write_meta(self, payload: dict[str, Any]) -> None:
+        """Store what a reader needs besides the chunks (model id and dimension, counts, mean lengths) in
+        one vector-less point of this service."""
         from qdrant_client import models
 
-        flt = models.Filter(must=[self.service_filter()])
-        return self.call("counting", self.client.count, self.name, count_filter=flt, exact=True).count
+        point = models.PointStruct(id=meta_point_id(self.service), vector={},
+                                   payload={**payload, "service": self.service, META_FLAG: True})
+        self.call("writing points", self.client.upsert, self.name, points=[point], wait=True)
+
+    def read_meta(self, service: str | None = None) -> dict[str, Any]:
+        """The meta point's payload of ``service`` (default: this one); {} when there is none."""
+        got = self.call("reading points", self.client.retrieve, self.name, [meta_point_id(service or self.service)],
+                        with_payload=True, with_vectors=False)
+        return dict(got[0].payload or {}) if got else {}
+
+    def services(self) -> dict[str, int]:
+        """service → points, for every service of the collection (a facet over ``service``)."""
+        hits = self.call("listing services", self.client.facet, self.name, "service", limit=MAX_FACET_PATHS,
+                         exact=True)
+        return {str(h.value): int(h.count) for h in hits.hits}
+
+    def dense_of(self, ids: Sequence[int]) -> dict[int, list[float]]:
+        """point id → its stored dense vector (unit length: the collection is cosine), where it has one."""
+        got = self.call("reading vectors", self.client.retrieve, self.name, list(ids), with_payload=False,
+                        with_vectors=[DENSE])
+        out: dict[int, list[float]] = {}
+        for p in got:
+            vec = p.vector.get(DENSE) if isinstance(p.vector, dict) else None
+            if vec is not None:
+                out[int(p.id)] = list(vec)  # type: ignore[arg-type]
+        return out
 
     # -- writing --------------------------------------------------------------------------------
     def upsert(self, points: list[models.PointStruct]) -> None:

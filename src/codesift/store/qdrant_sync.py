@@ -31,7 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .records import ChunkRecord
     from .sqlite import MetaStore
 
-PAYLOAD_VERSION = "1"  # bumped when the payload or the weights change: every point is rewritten
+PAYLOAD_VERSION = "2"  # bumped when the payload or the weights change: every point is rewritten
+# 2: the file's mtime (a reader's recency boost)
 DRIFT = 0.05  # relative change of a mean field length that makes every point's BM25 weights be rewritten
 WRITE_BATCH = 128
 ChunkKey = tuple[int, str, str, str, str]  # id, path, kind, qualified name, embed hash
@@ -48,6 +49,7 @@ class SyncStats:
     kept: int = 0
     reweighted: bool = False  # the mean field lengths drifted: every point was rewritten
     seconds: float = 0.0
+    avgdl: list[float] | None = None  # the mean field lengths the points hold
 
 
 def point_id(service: str, path: str, kind: str, qualified_name: str, ordinal: int) -> int:
@@ -92,7 +94,7 @@ def build_point(row: ChunkRecord, *, pid: int, service: str, file_hash: str, sig
         "kind": row.kind, "name": row.name, "qualified_name": row.qualified_name, "parent": row.parent,
         "start_line": row.start_line, "end_line": row.end_line, "signature": row.signature,
         "docstring": row.docstring, "decorators": list(row.decorators), "route": row.route,
-        "content_hash": row.embed_hash, "file_hash": file_hash, "chunk_id": row.id, "text": row.text,
+        "content_hash": row.embed_hash, "file_hash": file_hash, "mtime": row.mtime, "chunk_id": row.id, "text": row.text,
         "terms": sorted({t for text in fields for t in text.split()}), "name_terms": sorted(set(fields[0].split())),
         "lens": bm25.field_lengths(fields), "avgdl": list(avgdl), "sig": sig,
     }
@@ -145,6 +147,7 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
         totals = [t + n for t, n in zip(totals, bm25.field_lengths(_fields(row)))]
     current = bm25.average_lengths(totals, len(wanted))
     avgdl, stats.reweighted = _target_avgdl(kept, current)
+    stats.avgdl = list(avgdl)
     stale = [p for p in wanted if p not in todo_set and existing[p].get("avgdl") != avgdl]
     todo += stale
     stats.kept = len(wanted) - len(todo)

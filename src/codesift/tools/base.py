@@ -45,6 +45,7 @@ class Workspace:
     vectors: Callable[[], "VectorIndex | None"]  # the current vector index; None when embeddings are unavailable
     embedder: Callable[[], "Embedder | None"] = field(default=lambda: None)  # None: keyword-only
     sources: "Sources | None" = None  # where indexed paths are read (configured services); None: the root
+    remote: bool = False  # a Qdrant reader: files may be missing here, their stored text stands in
 
     def filters(self, path: str | None, language: str | list[str] | None,
                 kind: str | list[str] | None, service: str | list[str] | None = None) -> Filters:

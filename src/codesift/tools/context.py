@@ -99,11 +99,22 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         stale = False
     else:
         if not full.is_file():
+            if ws.remote:  # a Qdrant reader without this checkout: the stored text
+                from .context_stored import stored_context
+
+                return stored_context(ws, rel, symbol_name, context_lines, start_line, "no such file here")
             raise ContextError(f"no such file in the indexed root: {rel}")
         st = os.stat(full)
         data = _read(str(full), st.st_mtime_ns, st.st_size)
         entry = ws.store.file_entry(rel)
         stale = entry is None or entry[1] != _digest(data)
+        if ws.remote:
+            from .context_stored import LIVE, stored_context
+
+            if stale:  # the live file is not what the collection holds: its stored text is
+                return stored_context(ws, rel, symbol_name, context_lines, start_line,
+                                      "the file here differs from the indexed one")
+            source = LIVE
     text, _ = _decode(data)
     lines = text.splitlines()
     start, end = 1, len(lines)

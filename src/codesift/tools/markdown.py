@@ -306,6 +306,8 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     ])]
     if payload.get("changed_since_indexed"):
         head.append("> note: the file changed since it was indexed; this is its current content")
+    if payload.get("note"):  # a Qdrant reader's stored text: why, and what it lacks
+        head.append(f"> note: {payload['note']}")
     width = len(str(max(last, 1)))
     numbered = [f"{n:>{width}} | {text}" for n, text in enumerate(lines, start=first) if n >= begin]
     hint = _context_next(payload)

@@ -1,0 +1,72 @@
+"""get_code_context on a Qdrant reader where the file is not here (or differs): the stored chunks' text.
+
+The chunks of a file cover its lines but the blank ones between definitions; the answer lays each
+chunk's text at its lines and leaves lines no chunk holds empty (and says so)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..search import Filters
+from .context import MAX_FILE_LINES, ContextError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..store.records import ChunkRecord
+    from .base import Workspace
+
+STORED = "qdrant (stored text)"
+LIVE = "live file"
+NOT_SYMBOLS = ("module", "window", "section")
+
+
+def _rows(ws: "Workspace", rel: str) -> list["ChunkRecord"]:
+    ids = ws.store.filtered_ids(Filters(path=rel)).tolist()
+    return sorted((r for r in ws.store.chunks_by_id(ids).values() if r.path == rel), key=lambda r: r.start_line)
+
+
+def _symbol(rows: list["ChunkRecord"], rel: str, symbol_name: str) -> "ChunkRecord":
+    defs = [r for r in rows if r.kind not in NOT_SYMBOLS]
+    want = symbol_name.replace("::", ".")
+    matches = ([r for r in defs if r.qualified_name == want] or [r for r in defs if r.name == want]
+               or [r for r in defs if r.qualified_name.endswith("." + want)])
+    if not matches:
+        known = ", ".join(sorted({r.qualified_name for r in defs})[:30])
+        raise ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {known}" if known else ""))
+    return matches[0]
+
+
+def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_lines: int,
+                   start_line: int | None, why: str) -> dict[str, object]:
+    """The answer of ``get_code_context`` built from the collection's stored text; ``why`` says why the
+    live file was not used."""
+    rows = _rows(ws, rel)
+    if not rows:
+        raise ContextError(f"no such file in the collection: {rel}")
+    lines: dict[int, str] = {}
+    for row in sorted(rows, key=lambda r: r.kind in NOT_SYMBOLS):  # definitions first: they are whole
+        for i, line in enumerate(row.text.split("\n")):
+            lines.setdefault(row.text_start + i, line)
+    total = max(max(lines), max(r.end_line for r in rows))
+    start, end, symbol = 1, total, None
+    if symbol_name:
+        sym = _symbol(rows, rel, symbol_name)
+        start = max(1, sym.text_start - context_lines)
+        end = min(total, sym.end_line + context_lines)
+        symbol = {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
+                  "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
+    if start_line is not None:
+        if start_line < 1:
+            raise ContextError("start_line must be >= 1")
+        start = max(start, min(start_line, end))
+    truncated = end - start + 1 > MAX_FILE_LINES
+    if truncated:
+        end = start + MAX_FILE_LINES - 1
+    gaps = sum(1 for n in range(start, end + 1) if n not in lines)
+    out: dict[str, object] = {
+        "path": rel, "ref": None, "source": STORED, "language": rows[0].language, "start_line": start,
+        "end_line": end, "total_lines": total, "symbol": symbol, "changed_since_indexed": None,
+        "truncated": truncated, "code": "\n".join(lines.get(n, "") for n in range(start, end + 1)),
+        "note": f"{why}: the text stored in Qdrant at the last sync"
+                + (f"; {gaps} line(s) no chunk holds are left blank" if gaps else ""),
+    }
+    return out
