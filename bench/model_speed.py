@@ -1,15 +1,17 @@
 """Embedding throughput and query latency of the local models, side by side in one process.
 
-    python bench/model_speed.py [--texts 400] [--rounds 5] [--models code minilm]
+    python bench/model_speed.py [--texts 400] [--rounds 5] [--models minilm /path/to/candidate.onnx]
 
 Texts are codesift's own chunk texts (``indexer.embed_text`` of every symbol of ``src/codesift``), embedded
 in the order ``embed`` uses; each round runs every model once (interleaved, so machine noise hits all
-alike). Prints medians: document chunks per second and single-query milliseconds.
+alike). A model is a name of ``LOCAL_MODELS`` or the path of an ONNX file of the same architecture (run as
+``CODESIFT_MODEL_PATH`` would). Prints medians: document chunks per second and single-query milliseconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from pathlib import Path
@@ -32,14 +34,26 @@ def sample_texts(limit: int) -> list[str]:
     return texts[:limit]
 
 
+def load(model: str) -> MiniLMEmbedder:
+    """A named local model, or an ONNX file loaded as ``CODESIFT_MODEL_PATH`` would load it."""
+    if not model.endswith(".onnx"):
+        os.environ.pop("CODESIFT_MODEL_PATH", None)
+        return MiniLMEmbedder(model=model)
+    os.environ["CODESIFT_MODEL_PATH"] = model
+    try:
+        return MiniLMEmbedder()
+    finally:
+        os.environ.pop("CODESIFT_MODEL_PATH", None)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--texts", type=int, default=400)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--models", nargs="+", default=["code", "minilm"])
+    ap.add_argument("--models", nargs="+", default=["minilm"])
     args = ap.parse_args()
     texts = sample_texts(args.texts)
-    models = {name: MiniLMEmbedder(model=name) for name in args.models}
+    models = {name: load(name) for name in args.models}
     rate: dict[str, list[float]] = {n: [] for n in models}
     query_ms: dict[str, list[float]] = {n: [] for n in models}
     for name, emb in models.items():  # warm-up: sessions made, caches filled
@@ -57,7 +71,7 @@ def main() -> None:
     print(f"{len(texts)} chunk texts, {args.rounds} interleaved rounds")
     print(f"{'model':<8} {'model id':<36} {'chunks/s':>9} {'query ms':>9}")
     for name, emb in models.items():
-        print(f"{name:<8} {emb.model_id:<36} {statistics.median(rate[name]):9.1f} "
+        print(f"{Path(name).name:<8} {emb.model_id:<36} {statistics.median(rate[name]):9.1f} "
               f"{statistics.median(query_ms[name]):9.2f}")
 
 

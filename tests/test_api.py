@@ -118,6 +118,21 @@ def test_a_model_change_drops_the_old_vectors_and_the_next_update_re_embeds(inde
         assert again.search("where are redirects followed").mode == "hybrid"
 
 
+def test_an_update_right_after_a_model_change_re_embeds_everything(index, repo):
+    """No search first: the update itself notices the change (without loading the model when nothing
+    changed) and re-embeds every chunk."""
+    chunks = index.status()["chunks"]
+    index.store.set_meta("model_id", "some-other-model")
+    index.store.db.commit()
+    with Index(repo) as again:
+        stats = again.update()
+        assert stats.embedded == chunks and again.status()["coverage"] == 1.0
+        assert again.store.get_meta("model_id") != "some-other-model"
+    with Index(repo) as third:
+        third.update()
+        assert third._embedder is None  # same model, nothing pending: the model is never loaded
+
+
 def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):
     index.keyword.clear()
     index.keyword.commit()

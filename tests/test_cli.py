@@ -93,6 +93,8 @@ def test_an_index_of_another_model_searches_by_keywords_until_index_re_embeds_it
     db.execute("UPDATE meta SET value='another-model' WHERE key='model_id'")
     db.commit()
     db.close()
+    # A search refresh embeds at most auto_embed_limit chunks: 0 here, so this one answers by keywords
+    (repo / "codesift.toml").write_text("auto_embed_limit = 0\n")
     result = run("search", "where are redirects followed", "--root", str(repo))
     assert result.exit_code == 0 and "Traceback" not in result.output
     assert "codesift index" in result.output  # says why it is keyword-only and what fixes it

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .config import Config
-from .embed import EmbeddingUnavailable, load_embedder
+from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import MetaStore
@@ -70,6 +70,14 @@ class DenseSide:
                 return None
             self._embedder, self._embed_error = embedder, None
         return self._embedder
+
+    def _model_changed(self) -> bool:
+        """Whether the configured model is not the one that made the stored vectors (no model is loaded)."""
+        if self._embedder is not None:
+            return False
+        stored = self.store.get_meta("model_id")
+        wanted = configured_model_id(self.config.embedder)
+        return stored is not None and wanted is not None and wanted != stored
 
     def _adopt_model(self, embedder: Embedder) -> None:
         """Record the model on a new index. When another model (or dimension) made the stored vectors —

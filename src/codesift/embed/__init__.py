@@ -6,7 +6,7 @@ import os
 
 from .base import Embedder, EmbeddingUnavailable
 
-__all__ = ["Embedder", "EmbeddingUnavailable", "load_embedder"]
+__all__ = ["Embedder", "EmbeddingUnavailable", "configured_model_id", "load_embedder"]
 
 DEFAULT_PROVIDER = "local"
 
@@ -39,3 +39,21 @@ def load_embedder(provider: str | None = None) -> Embedder:
     raise EmbeddingUnavailable(
         f"unknown embedding provider {name!r}", f"set CODESIFT_EMBEDDER to one of {', '.join(PROVIDERS)}"
     )
+
+
+def configured_model_id(provider: str | None = None) -> str | None:
+    """The model id ``load_embedder(provider)`` would give, without loading the model or contacting a
+    server; None when embeddings are off or the provider is unknown or not installed."""
+    name = (provider or os.environ.get("CODESIFT_EMBEDDER") or DEFAULT_PROVIDER).lower()
+    try:
+        if name == "local":
+            from .local import configured_id
+
+            return configured_id()
+        if name in {"ollama", "openai"}:
+            from .http import model_id_from_env
+
+            return model_id_from_env(name)
+    except (EmbeddingUnavailable, OSError):
+        return None
+    return None

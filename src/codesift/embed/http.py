@@ -113,11 +113,19 @@ class OpenAIEmbedder(_HTTPEmbedder):
         return _normalise(rows, self.dim or None)
 
 
+DEFAULT_MODELS = {"ollama": "nomic-embed-text", "openai": "text-embedding-3-small"}
+
+
+def model_id_from_env(kind: str) -> str:
+    """The id ``from_env(kind)`` would give its provider, without contacting it."""
+    return f"{kind}:{os.environ.get('CODESIFT_EMBED_MODEL') or DEFAULT_MODELS[kind]}"
+
+
 def from_env(kind: str) -> _HTTPEmbedder:
     """Build an HTTP provider from ``CODESIFT_EMBED_URL``/``_MODEL``/``_API_KEY`` (or ``OPENAI_API_KEY``)."""
     url = os.environ.get("CODESIFT_EMBED_URL")
     model = os.environ.get("CODESIFT_EMBED_MODEL")
     if kind == "ollama":
-        return OllamaEmbedder(url or "http://127.0.0.1:11434", model or "nomic-embed-text")
+        return OllamaEmbedder(url or "http://127.0.0.1:11434", model or DEFAULT_MODELS["ollama"])
     key = os.environ.get("CODESIFT_EMBED_API_KEY") or os.environ.get("OPENAI_API_KEY")
-    return OpenAIEmbedder(url or "http://127.0.0.1:8000/v1", model or "text-embedding-3-small", key)
+    return OpenAIEmbedder(url or "http://127.0.0.1:8000/v1", model or DEFAULT_MODELS["openai"], key)

