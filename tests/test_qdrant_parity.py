@@ -173,5 +173,10 @@ def test_same_top5_in_keyword_and_hybrid_mode(parity_env) -> None:
         # query: one round-trip.
         assert batches == [2 + idx.config.rank.keyword_and_first]
     assert all(want[k] for k in want), "every query finds something"
+    # Side by side (shown with `pytest -s`): each query's top 5 on both backends.
+    for (q, mode), top in want.items():
+        names = lambda hits: ", ".join(h[3] for h in hits)  # noqa: E731
+        print(f"{mode:<7} {q[:42]:<42} | embedded: {names(top)} | qdrant: {names(got[q, mode])} | "
+              f"{'same' if top == got[q, mode] else 'DIFFERENT'}")
     diffs = {k: (want[k], got[k]) for k in want if want[k] != got[k]}
     assert not diffs, diffs
