@@ -63,7 +63,8 @@ def keyword_writer(tmp_path: Path, monkeypatch):
         idx.update()
         want = {"top": {q: _top(idx, q) for q in QUERIES}, "symbols": _symbols(idx),
                 "summary": idx.summarize_matches("token", limit=10), "chunks": idx.store.chunk_count(),
-                "counts": idx.store.counts(embedded=0)}
+                "counts": idx.store.counts(embedded=0),
+                "sign_line": idx.find_usages("sign")["usages"][0]["line"]}
     shutil.move(str(checkout.parent), str(tmp_path / "moved"))
     reader_root = tmp_path / "elsewhere" / "empty"
     reader_root.mkdir(parents=True)
@@ -90,8 +91,9 @@ def test_reader_answers_like_the_writer_and_writes_nothing(keyword_writer) -> No
         assert sources == [{"service": SERVICE, "collection": "codesift", "chunks": want["chunks"],
                             "files": want["counts"]["files"], "symbols": want["counts"]["symbols"], "model": None,
                             "reading": True}]
-        usages = idx.find_usages("TokenSigner")
-        assert usages["source"] == "semantic_guess" and "not stored in Qdrant" in str(usages["note"])
+        usages = idx.find_usages("TokenSigner")  # no static use in the fixture: no word about Qdrant
+        assert usages["source"] == "semantic_guess" and "Qdrant" not in str(usages["note"])
+        assert idx.find_usages("sign")["usages"][0]["line"] == want["sign_line"]  # references are read
         with pytest.raises(LookupError, match="semantic search is unavailable"):
             idx.find_similar(want["top"]["hmac"][0][0])
     assert list(root.iterdir()) == [] and not (root / ".codesift").exists()

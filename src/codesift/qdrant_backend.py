@@ -25,6 +25,7 @@ import numpy as np
 from .store.bm25 import query_vector as sparse_query
 from .store.keyword import FIELD_BOOSTS
 from .store.qdrant import DENSE, SPARSE, Layout, QdrantCollection, connect
+from .store.qdrant_refs import REFS_VERSION, sync as sync_refs
 from .store.qdrant_sync import PAYLOAD_VERSION, SyncStats, sync
 from .tokenize import tokenize
 
@@ -50,7 +51,9 @@ def open_backend(config: Config, root: Path) -> QdrantCollection | None:
 
 
 def _sync_tag(coll: QdrantCollection, store: MetaStore) -> str:
-    return f"{coll.url}|{coll.name}|{coll.service}|{store.get_meta('generation', '0')}"
+    # The references' version: a writer synced before they were stored syncs again (they are written, the
+    # chunk diff finds nothing to do).
+    return f"{coll.url}|{coll.name}|{coll.service}|{store.get_meta('generation', '0')}|refs{REFS_VERSION}"
 
 
 def _dim(store: MetaStore) -> int | None:
@@ -70,11 +73,13 @@ def sync_backend(coll: QdrantCollection, store: MetaStore, embedder: Callable[[]
         dim = model.dim
     coll.ensure(dim)
     stats = sync(coll, store, dim)
+    stats.refs = sync_refs(coll, store)
     counts = store.counts(embedded=0)
     dense = bool(dim) and coll.dense_dim == dim
     coll.write_meta({"model_id": store.get_meta("model_id") if dense else None, "model_dim": dim if dense else None,
                      "avgdl": stats.avgdl, "files": counts["files"], "chunks": counts["chunks"],
-                     "symbols": counts["symbols"], "payload_version": PAYLOAD_VERSION, "synced_at": time.time()})
+                     "symbols": counts["symbols"], "payload_version": PAYLOAD_VERSION, "synced_at": time.time(),
+                     "references": True})  # its files' references are in <collection>_refs
     store.set_meta(SYNCED_KEY, _sync_tag(coll, store))
     store.commit()
     return stats

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .embed import EmbeddingUnavailable
+from .store import qdrant_refs
 from .store.qdrant import DENSE, QdrantCollection, meta_point_id
 from .store.remote import READ_FIELDS, fill, memory_store
 
@@ -116,6 +117,8 @@ class RemoteIndex:
     points: int = 0
     dense: int = 0  # points with a dense vector
     load_seconds: float = 0.0
+    ref_services: tuple[str, ...] = ()  # the services whose references were read (store/qdrant_refs.py)
+    ref_files: int = 0
 
     def model(self) -> tuple[str | None, int | None]:
         """The embedding model id and dimension the writer recorded (None where no meta point says)."""
@@ -149,13 +152,23 @@ class RemoteIndex:
                 "qdrant": {"url": self.coll.url, "collection": self.coll.name, "service": self.coll.service,
                            "services": list(self.coll.read_services), "points": self.points,
                            "dense_points": self.dense, "load_seconds": round(self.load_seconds, 3),
-                           "meta": bool(self.metas),
-                           "references": "not stored in Qdrant: find_usages answers semantic guesses"}}
+                           "meta": bool(self.metas), "references": self._references()}}
+
+    def _references(self) -> str:
+        missing = [s for s in self.coll.read_services if s not in self.ref_services]
+        if not missing:
+            return f"stored in Qdrant ({self.ref_files} files' references read)"
+        return (f"not in the collection for {', '.join(missing)} (written by a codesift before references were "
+                "stored; sync again on the writer): find_usages answers semantic guesses there")
 
     def usages(self, result: dict[str, object]) -> dict[str, object]:
-        """``find_usages``' answer on a reader: the reference index is not in the collection, say so."""
-        if result.get("source") == "semantic_guess":
-            result["note"] = f"references are not stored in Qdrant yet (reader mode): {result.get('note')}"
+        """``find_usages``' answer on a reader: where a service's references are not in the collection
+        (written before they were stored), say so."""
+        missing = [s for s in self.coll.read_services if s not in self.ref_services]
+        if result.get("source") == "semantic_guess" and missing:
+            result["note"] = (f"the references of {', '.join(missing)} are not in the collection (written by a "
+                              "codesift before references were stored; sync again on the writer): "
+                              f"{result.get('note')}")
         return result
 
     def _synced(self) -> float | None:
@@ -192,6 +205,10 @@ def open_reader(base: QdrantCollection, root: Path) -> RemoteIndex | None:
     coll.local_ids, coll.pid_of, coll.store = ids, {c: p for p, c in ids.items()}, store
     remote = RemoteIndex(coll, store, points=len(payloads), dense=sum("dense_norm" in p for p in payloads.values()))
     remote.metas = {s: m for s in services if (m := coll.read_meta(s))}
+    remote.ref_services = tuple(s for s in services if remote.metas.get(s, {}).get("references"))
+    if remote.ref_services:
+        read = qdrant_refs.fill(coll, store, remote.ref_services, prefix_services=all_services)
+        remote.ref_services, remote.ref_files = (remote.ref_services, read) if read is not None else ((), 0)
     model_id, dim = remote.model()
     if model_id and dim:
         store.set_meta("model_id", model_id)

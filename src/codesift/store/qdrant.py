@@ -333,4 +333,7 @@ class QdrantCollection:
             self.call("deleting points", self.client.delete, self.name,
                       points_selector=models.FilterSelector(filter=models.Filter(must=[self.service_filter()])),
                       wait=True)
+        from .qdrant_refs import delete_service
+
+        delete_service(self)
 

@@ -50,6 +50,7 @@ class SyncStats:
     reweighted: bool = False  # the mean field lengths drifted: every point was rewritten
     seconds: float = 0.0
     avgdl: list[float] | None = None  # the mean field lengths the points hold
+    refs: Any = None  # the reference sync's RefStats (store/qdrant_refs.py)
 
 
 def point_id(service: str, path: str, kind: str, qualified_name: str, ordinal: int) -> int:

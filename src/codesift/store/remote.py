@@ -2,9 +2,9 @@
 payloads into an in-memory SQLite store of the usual schema.
 
 Every tool then reads it through the same ``MetaStore`` queries as a local index (chunk records, the
-name index behind ``find_symbol``, filters, outlines), so no tool needs a second code path. What the
-payload does not carry stays empty: the reference index (``find_usages`` falls back to its semantic
-guess), grep's file texts, skip reasons and the git history.
+name index behind ``find_symbol``, filters, outlines), so no tool needs a second code path. The
+reference index comes from ``<collection>_refs`` (``store/qdrant_refs.py``). What no point carries stays
+empty: grep's file texts, skip reasons and the git history.
 """
 
 from __future__ import annotations
