@@ -90,6 +90,13 @@ def test_search_answers_with_results_and_refuses_bad_parameters(app):
     assert "snippet" in hit and "id" in hit
     status, data = get_json(app, "/api/search?q=cookie&lang=py&kind=class&path=src/")
     assert [r["qualified_name"] for r in data["results"]] == ["RequestsCookieJar"]
+    # service= (top-level folders here), one or several, comma-separated or repeated
+    status, data = get_json(app, "/api/search?q=redirects&mode=keyword&service=tests")
+    assert status == 200 and data["results"] and {r["path"].split("/")[0] for r in data["results"]} == {"tests"}
+    status, data = get_json(app, "/api/search?q=redirects&mode=keyword&service=tests,src")
+    assert {r["path"].split("/")[0] for r in data["results"]} == {"tests", "src"}
+    status, data = get_json(app, "/api/search?q=redirects&service=nosuch")
+    assert status == 400 and "nosuch" in data["error"]
     for bad, words in (("q=", "query is empty"), ("q=x&limit=abc", "whole number"), ("q=x&limit=0", "from 1"),
                        ("q=x&lang=cobol", "unknown language"), ("q=x&mode=fuzzy", "mode must be")):
         status, data = get_json(app, f"/api/search?{bad}")
@@ -117,6 +124,8 @@ def test_context_outline_and_usages(app):
     status, uses = get_json(app, "/api/usages?name=resolve_redirects")
     assert status == 200 and [(u["path"], u["line"]) for u in uses["usages"]] == [("tests/test_sessions.py", 2)]
     assert uses["definitions"][0]["qualified_name"] == "SessionRedirectMixin.resolve_redirects"
+    status, uses = get_json(app, "/api/usages?name=resolve_redirects&service=src")  # its one use is in tests/
+    assert status == 200 and all(u["path"].startswith("src/") and u["kind"] == "guess" for u in uses["usages"])
     status, data = get_json(app, "/api/usages?name=")
     assert status == 400 and "empty" in data["error"]
 

@@ -4,10 +4,11 @@ The page is one static file shipped in the package (``page.html``: HTML, CSS and
 CDN). Its JSON endpoints answer from the same :class:`~codesift.mcp_server.IndexService` as the MCP
 tools, so every Index call goes through the service's one lock:
 
-- ``GET /api/search?q=&mode=&lang=&kind=&path=&limit=&offset=``: ranked results (as ``search_code``);
+- ``GET /api/search?q=&mode=&lang=&kind=&path=&service=&limit=&offset=``: ranked results (as ``search_code``;
+  ``service`` one or several, comma-separated);
 - ``GET /api/context?path=&symbol=&context=``: live source of a file or one symbol in it;
 - ``GET /api/outline?path=``: the file's symbols, nested, plus the names it references by line (links);
-- ``GET /api/usages?name=&limit=``: static uses of a name (as ``find_usages``);
+- ``GET /api/usages?name=&limit=&service=``: static uses of a name (as ``find_usages``);
 - ``GET /api/status``: what the index holds;
 - ``POST /reindex`` (``?full=1`` re-parses every file): brings the index up to date and streams NDJSON,
   one ``progress`` event a line, then ``done`` (the summary) or ``error``; 409 while another reindex runs
@@ -110,13 +111,20 @@ def _int(params: Any, name: str, default: int, low: int, high: int) -> int:
 
 
 # -- what each endpoint asks of the index (run under the service's lock) ------------------------------
+def _services(params: Any) -> list[str] | None:
+    """``service=a,b`` (or repeated ``service=``) as a list; None when absent."""
+    values = [v.strip() for raw in params.getlist("service") for v in raw.split(",") if v.strip()]
+    return values or None
+
+
 def search_work(params: Any, background: Callable[[], bool]) -> Callable[["Index"], dict[str, Any]]:
     from .mcp_server import search_payload
 
     query = check_query(params.get("q") or "")
     mode = _text(params, "mode") or "hybrid"
     limit, offset = _int(params, "limit", 20, 1, MAX_LIMIT), _int(params, "offset", 0, 0, 900)
-    filters = {"language": _text(params, "lang"), "kind": _text(params, "kind"), "path": _text(params, "path")}
+    filters = {"language": _text(params, "lang"), "kind": _text(params, "kind"), "path": _text(params, "path"),
+               "service": _services(params)}
 
     def work(index: "Index") -> dict[str, Any]:
         response = index.search(query, limit=limit, offset=offset, mode=mode, **filters)
@@ -155,7 +163,8 @@ def defined_names(index: "Index", names: set[str]) -> set[str]:
 def usages_work(params: Any) -> Callable[["Index"], dict[str, Any]]:
     name = check_name(params.get("name") or "")
     limit = _int(params, "limit", MAX_LIMIT, 1, MAX_LIMIT)
-    return lambda index: dict(index.find_usages(name, limit=limit))
+    service = _services(params)
+    return lambda index: dict(index.find_usages(name, limit=limit, service=service))
 
 
 def status_info(service: "IndexService") -> dict[str, Any]:
