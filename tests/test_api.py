@@ -133,6 +133,23 @@ def test_an_update_right_after_a_model_change_re_embeds_everything(index, repo):
         assert third._embedder is None  # same model, nothing pending: the model is never loaded
 
 
+def test_vectors_of_texts_edited_away_are_pruned(index, repo):
+    def vector_hashes() -> set[str]:
+        return {h for (h,) in index.store.db.execute("SELECT hash FROM vectors")}
+
+    def chunk_hashes() -> set[str]:
+        return {h for (h,) in index.store.db.execute("SELECT embed_hash FROM chunks")}
+
+    assert vector_hashes() == chunk_hashes()
+    before = vector_hashes()
+    path = repo / "src/http/sessions.py"
+    path.write_text(path.read_text().replace("def rebuild_auth", "def rebuild_authorization"))
+    stats = index.update()
+    assert stats.files_parsed == 1 and stats.embedded > 0
+    assert vector_hashes() == chunk_hashes()  # the edited chunks' old vectors are gone, the new ones there
+    assert before - vector_hashes()
+
+
 def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):
     index.keyword.clear()
     index.keyword.commit()

@@ -243,3 +243,9 @@ def test_hybrid_with_the_real_model(git_repo: Path, monkeypatch) -> None:
         assert found["mode"] == "hybrid" and found["embedded"] == len(COMMITS)
         assert found["results"][0]["subject"].startswith("Fix redirect loop")
         assert idx.index_history(100).embedded == 0  # vectors are kept, keyed by text
+        # A code update that prunes the vectors of edited-away texts keeps the commits' vectors.
+        idx.update()
+        some = next(p for p in git_repo.rglob("*.py") if ".codesift" not in p.parts)
+        some.write_text(some.read_text() + "\n\ndef added_later():\n    return 1\n")
+        assert idx.update().files_parsed == 1
+        assert idx.search_commits("infinite loop following HTTP redirects")["embedded"] == len(COMMITS)

@@ -166,6 +166,8 @@ class Index(DenseSide):
     def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
                 progress: Progress | None, all_services: bool = False) -> UpdateStats:
         stats = self.indexer.update(progress, services=services_to_update(self.config, self.store, all_services))
+        if stats.files_parsed or stats.files_deleted:
+            self.store.prune_vectors()  # the vectors of texts edited away; an index never grows without bound
         if embed and self._model_changed():
             self.embedder()  # adopts the configured model now: the old model's dropped vectors count below
         # One count per update (a scan of every chunk): the CLI runs an update before each search.

@@ -375,6 +375,16 @@ class MetaStore(ReadQueries):
         self.bump("generation")
         self.db.commit()
 
+    def prune_vectors(self) -> int:
+        """Delete the vectors no chunk (nor indexed commit) uses any more — texts that were edited away —
+        and return how many; committed. The machine-wide cache still holds them."""
+        keep = "SELECT embed_hash FROM chunks"
+        if self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='commits'").fetchone():
+            keep += " UNION SELECT embed_hash FROM commits"
+        removed = self.db.execute(f"DELETE FROM vectors WHERE hash NOT IN ({keep})").rowcount
+        self.db.commit()
+        return removed
+
     def put_vectors(self, hashes: list[str], vecs: np.ndarray) -> None:
         data = vecs.astype(np.float16)
         self.db.executemany(
