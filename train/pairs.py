@@ -95,3 +95,27 @@ def batches(pairs: list[dict], size: int, seed: int) -> Iterator[list[dict]]:
         chunks.extend(group[i : i + size] for i in range(0, len(group) - size + 1, size))
     rng.shuffle(chunks)
     yield from chunks
+
+
+class NegativeSampler:
+    """A hard negative for a pair: another definition from the same file, else from the same source
+    package (same vocabulary and style, another meaning), else any other pair."""
+
+    def __init__(self, pairs: list[dict], seed: int) -> None:
+        self.rng = random.Random(seed + 1)
+        self.pairs = pairs
+        self.by_file: dict[tuple[str, str], list[int]] = {}
+        self.by_src: dict[str, list[int]] = {}
+        for i, p in enumerate(pairs):
+            self.by_file.setdefault((p["src"], p["path"]), []).append(i)
+            self.by_src.setdefault(p["src"], []).append(i)
+
+    def pick(self, pair: dict) -> dict:
+        for group in (self.by_file.get((pair["src"], pair["path"]), []), self.by_src.get(pair["src"], [])):
+            others = [i for i in group if self.pairs[i]["code"] != pair["code"]]
+            if others:
+                return self.pairs[self.rng.choice(others)]
+        while True:
+            other = self.pairs[self.rng.randrange(len(self.pairs))]
+            if other["code"] != pair["code"]:
+                return other

