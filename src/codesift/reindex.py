@@ -60,8 +60,10 @@ def run_reindex(svc: "IndexService", *, full: bool = False, emit: Callable[[Even
                     index.store.commit()
             stats = index.update(embed=False, progress=progress, lock_timeout=LOCK_WAIT)
             svc._last_refresh = time.monotonic()
+            # The embedder first: a changed model is adopted there and its dropped vectors count as pending.
+            has_embedder = svc.embed and index.embedder() is not None
             pending = index.store.count_missing_embeddings()
-            can_embed = svc.embed and pending > 0 and index.embedder() is not None
+            can_embed = has_embedder and pending > 0
         embedded = 0
         t1 = time.perf_counter()
         if can_embed:
