@@ -110,6 +110,21 @@ def keyword_index(repo, monkeypatch):
         yield idx
 
 
+def run_cli(*args: str, cwd: Path | str | None = None):  # noqa: ANN201 - click's Result
+    """Invoke the ``codesift`` CLI in-process, optionally from another working directory."""
+    from click.testing import CliRunner
+
+    from codesift.cli import main
+
+    old = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(old)
+
+
 def free_port() -> int:
     """A loopback port nobody listens on right now."""
     with socket.socket() as s:

@@ -1,24 +1,15 @@
 import json
-import os
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
+from conftest import run_cli
 
 from codesift.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def run(*args, cwd=None):
-    """Invoke the CLI in-process, optionally from another working directory."""
-    old = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, list(args))
-    finally:
-        os.chdir(old)
+run = run_cli
 
 
 def test_index_then_search_json_contract(repo):

@@ -1,12 +1,10 @@
 """outline: a file's symbols, nested, without bodies, on the API, the CLI and MCP (issue 13)."""
 
 import json
-import os
 
 import pytest
-from click.testing import CliRunner
+from conftest import run_cli
 
-from codesift.cli import main
 from codesift.tools.context import ContextError
 from codesift.tools.outline import nest
 
@@ -75,14 +73,7 @@ def test_bad_paths_are_refused(idx, repo):
         idx.outline("src/missing.py")
 
 
-def cli(*args, cwd=None):
-    old = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        return CliRunner().invoke(main, list(args))
-    finally:
-        os.chdir(old)
+cli = run_cli
 
 
 def test_cli_json_contract_and_text(idx, repo):

@@ -14,7 +14,9 @@ from ..parse import extract_chunks
 from ..errors import CodesiftError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..model import Chunk
     from ..services import Location
+    from ..store.records import ChunkRecord
     from .base import Workspace
 
 MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says so
@@ -132,8 +134,24 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         deco = len(sym.text.splitlines()) - (sym.end_line - sym.start_line + 1)
         start = max(1, sym.start_line - max(0, deco) - context_lines)
         end = min(len(lines), sym.end_line + context_lines)
-        symbol = {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
-                  "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
+        symbol = symbol_info(sym)
+    start, end, truncated = answer_window(start, end, start_line)
+    return {
+        "path": rel, "ref": ref, **({"source": source} if source else {}), "language": language_for(rel) or "text",
+        "start_line": start, "end_line": end, "total_lines": len(lines), "symbol": symbol,
+        "changed_since_indexed": stale, "truncated": truncated, "code": "\n".join(lines[start - 1 : end]),
+    }
+
+
+def symbol_info(sym: Chunk | ChunkRecord) -> dict[str, object]:
+    """The ``symbol`` field of a context answer."""
+    return {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
+            "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
+
+
+def answer_window(start: int, end: int, start_line: int | None) -> tuple[int, int, bool]:
+    """The lines a context answer holds: ``start``–``end``, begun at ``start_line`` when given (paging
+    through a long file), cut to ``MAX_FILE_LINES``; and whether it was cut."""
     if start_line is not None:
         if start_line < 1:
             raise ContextError("start_line must be >= 1")
@@ -141,8 +159,4 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     truncated = end - start + 1 > MAX_FILE_LINES
     if truncated:
         end = start + MAX_FILE_LINES - 1
-    return {
-        "path": rel, "ref": ref, **({"source": source} if source else {}), "language": language_for(rel) or "text", "start_line": start, "end_line": end,
-        "total_lines": len(lines), "symbol": symbol, "changed_since_indexed": stale, "truncated": truncated,
-        "code": "\n".join(lines[start - 1 : end]),
-    }
+    return start, end, truncated

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..search import Filters
-from .context import MAX_FILE_LINES, ContextError
+from .context import ContextError, answer_window, symbol_info
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..store.records import ChunkRecord
@@ -52,15 +52,8 @@ def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_l
         sym = _symbol(rows, rel, symbol_name)
         start = max(1, sym.text_start - context_lines)
         end = min(total, sym.end_line + context_lines)
-        symbol = {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
-                  "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}
-    if start_line is not None:
-        if start_line < 1:
-            raise ContextError("start_line must be >= 1")
-        start = max(start, min(start_line, end))
-    truncated = end - start + 1 > MAX_FILE_LINES
-    if truncated:
-        end = start + MAX_FILE_LINES - 1
+        symbol = symbol_info(sym)
+    start, end, truncated = answer_window(start, end, start_line)
     gaps = sum(1 for n in range(start, end + 1) if n not in lines)
     out: dict[str, object] = {
         "path": rel, "ref": None, "source": STORED, "language": rows[0].language, "start_line": start,
