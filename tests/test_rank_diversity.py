@@ -39,3 +39,30 @@ def test_consolidate_keeps_named_symbols_apart():
     a, b = c(1, "a", 10, 20), c(2, "a", 21, 30)
     b.explain["name_match"] = 1.0
     assert [x.chunk_id for x in consolidate([a, b])] == [1, 2]
+
+
+def _container(cid, path, start, end, name="Big"):
+    return Candidate(cid, path, name, name, "class", "java", start, end, f"class {name} {{}}")
+
+
+def test_a_long_container_yields_to_its_member():
+    from codesift.model import CONTAINER_KINDS
+    from codesift.rank.diversity import members_first
+
+    cls = _container(1, "A.java", 1, 500)
+    out = members_first([cls, c(2, "B.java", 1, 9), c(3, "A.java", 40, 60), c(4, "A.java", 100, 120)], CONTAINER_KINDS)
+    assert [x.chunk_id for x in out] == [2, 3, 1, 4]
+
+
+def test_short_named_or_memberless_containers_stay():
+    from codesift.model import CONTAINER_KINDS
+    from codesift.rank.diversity import members_first
+
+    short = _container(1, "A.java", 1, 80)
+    assert [x.chunk_id for x in members_first([short, c(2, "A.java", 10, 20)], CONTAINER_KINDS)] == [1, 2]
+    named = _container(1, "A.java", 1, 500)
+    named.explain["name_match"] = 1.0
+    assert [x.chunk_id for x in members_first([named, c(2, "A.java", 10, 20)], CONTAINER_KINDS)] == [1, 2]
+    alone = _container(1, "A.java", 1, 500)
+    assert [x.chunk_id for x in members_first([alone, c(2, "B.java", 10, 20), c(3, "A.java", 600, 610)],
+                                              CONTAINER_KINDS)] == [1, 2, 3]

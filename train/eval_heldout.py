@@ -21,6 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from pairs import LANGS, document, read_pairs  # noqa: E402
 
+from codesift.indexer import query_embed_text  # noqa: E402
+
 
 def embedder_for(model_path: str | None):  # noqa: ANN201
     from codesift.embed.local import MiniLMEmbedder
@@ -61,7 +63,7 @@ def main() -> None:
         pairs = read_pairs(args.data, "valid", lang)
         random.Random(11).shuffle(pairs)
         pairs = pairs[: args.per_lang]
-        sets[lang] = ([f"{lang} function: {p['q']}" for p in pairs], [document(p) for p in pairs])
+        sets[lang] = ([query_embed_text(f"{lang} function: ", p["q"]) for p in pairs], [document(p) for p in pairs])
     rr: dict[str, dict[str, np.ndarray]] = {"base": {}, "candidate": {}}
     for name, path in (("base", None), ("candidate", args.candidate)):
         emb = embedder_for(path)

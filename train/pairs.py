@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from codesift.indexer import embed_text
+from codesift.indexer import embed_text, query_embed_text
 from codesift.model import Chunk
 
 LANGS = ("python", "javascript", "typescript", "go", "rust", "java")
@@ -69,7 +69,7 @@ def query_forms(pair: dict, rng: random.Random) -> str:
         q = " ".join(q.rstrip(".").split()[:8]).lower()
     elif r < 0.35:
         q = "where " + ("do we " if rng.random() < 0.5 else "is code that ") + q[0].lower() + q[1:].rstrip(".")
-    return f"{pair['lang']} function: {q}"
+    return query_embed_text(f"{pair['lang']} function: ", q)
 
 
 def sample(folder: Path, quota: dict[str, int], seed: int) -> list[dict]:

@@ -18,6 +18,7 @@ from .coverage import describe_embedding
 from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
+from .abbrev import abbreviations
 from .expand import Expander
 from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
@@ -276,6 +277,8 @@ class Index(DenseSide):
         )
         params.typing = typing
         params.expansion, expansion_notes = self._expander.expand(query, mode)
+        if self.config.rank.abbreviation_weight > 0 and mode != "semantic":
+            params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))
         response.notes.extend(expansion_notes)
         if self.qdrant is not None:
             retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)

@@ -18,6 +18,7 @@ import numpy as np
 from .config import Config
 from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
+from .indexer import query_embed_text
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
@@ -130,7 +131,7 @@ class DenseSide:
         """The query's vector; with ``preamble_debias`` λ, minus λ × the preamble's own vector, so that
         chunks whose embedding is mostly their preamble (short ones) stop matching every query:
         ``(q − λp)·d = cos(q, d) − λ·cos(p, d)``."""
-        vec = embedder.embed_query(preamble + query)
+        vec = embedder.embed_query(query_embed_text(preamble, query))
         debias = self.config.rank.preamble_debias
         if debias > 0 and preamble:
             if preamble not in self._preamble_vectors:

@@ -35,6 +35,7 @@ from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
+from .tokenize import words_for_model
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
@@ -64,10 +65,17 @@ class UpdateStats:
 
 
 def embed_text(chunk: Chunk, path: str) -> str:
-    """What the dense model reads: a preamble naming the symbol, then its docstring and code."""
+    """What the dense model reads: a preamble naming the symbol, then its docstring and code, with
+    camelCase split into words (:func:`~codesift.tokenize.words_for_model`)."""
     head = f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n"
     doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
-    return head + (doc + "\n" if doc else "") + chunk.text
+    return words_for_model(head + (doc + "\n" if doc else "") + chunk.text)
+
+
+def query_embed_text(preamble: str, query: str) -> str:
+    """What the dense model reads for a search: the preamble (``"python function: "``) and the query,
+    its identifiers split like the documents'."""
+    return preamble + words_for_model(query)
 
 
 def _digest(data: bytes | str) -> str:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 # Bumped whenever a change to the parsers changes the chunks of unchanged files; an index built by
 # another version re-parses every file once on its next update (vectors are kept: keyed by text).
 # 2: Rust inline modules are scopes (``tests.it_adds``).
-PARSER_VERSION = "2"
+# 3: the dense model reads camelCase split into words (``indexer.embed_text``): every chunk re-embeds.
+PARSER_VERSION = "3"
 
 
 @dataclass(slots=True)
@@ -32,6 +33,9 @@ class Chunk:
     decorators: list[str] = field(default_factory=list)
     route: str | None = None
 
+
+# Kinds whose chunk holds member chunks (their function members are methods).
+CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "module_def"})
 
 DEFINITION_KINDS = frozenset(
     {"function", "method", "class", "struct", "interface", "enum", "trait", "type", "module_def"}

@@ -31,6 +31,18 @@ def split_identifier(ident: str) -> list[str]:
     return parts
 
 
+_CAMEL_EDGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def words_for_model(text: str) -> str:
+    """``parseArgsFromStdin`` → ``parse Args From Stdin``: camel humps as words for the dense model.
+
+    Its word-piece vocabulary reads ``parseargsfromstdin`` as shards (``parse ##ar ##gs ##fr …``) but
+    ``parse args from stdin`` as four known words; snake_case needs nothing (``_`` already splits).
+    Measured (bench/quality.py, hand-written hybrid MRR@10): 0.823 → 0.831; Go 0.559 → 0.642."""
+    return _CAMEL_EDGE.sub(" ", text)
+
+
 def stem(token: str) -> str:
     """A deliberately light English suffix stripper (plural / -ing / -ed), applied to both sides."""
     n = len(token)

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from codesift.model import CONTAINER_KINDS
+
 # Kinds whose function members are methods.
-CLASS_LIKE = frozenset(
-    {"class", "struct", "interface", "enum", "trait", "impl", "module_def"}
-)
+CLASS_LIKE = CONTAINER_KINDS
 
 
 @dataclass(slots=True)

@@ -42,6 +42,30 @@ def best_of_each_file_first(cands: list[Candidate]) -> list[Candidate]:
     return first + rest
 
 
+def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> list[Candidate]:
+    """Put each long container (class, struct, impl… over ``MAX_MERGED_SPAN`` lines) right after its
+    best-ranked member among the candidates.
+
+    A class chunk holds all its methods' text, so it matches whatever one of them matches; when that
+    method is a candidate too, the method is the pointer worth reading and the long class only its
+    context. A short class stays where it is (it may well be the answer), as does one the query names."""
+    out = list(cands)
+    for c in cands:
+        if (c.kind not in container_kinds or "name_match" in c.explain
+                or c.end_line - c.start_line + 1 <= MAX_MERGED_SPAN):
+            continue
+        i = out.index(c)
+        last = -1
+        for j in range(i + 1, len(out)):
+            m = out[j]
+            if m.path == c.path and c.start_line < m.start_line and m.end_line <= c.end_line:
+                last = j
+                break
+        if last > i:
+            out.insert(last, out.pop(i))
+    return out
+
+
 def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
     """Merge candidates of one file that touch or overlap (gap ≤ ``max_gap`` lines) into one passage.
 
