@@ -33,6 +33,8 @@ def variants() -> list[tuple[str, RankSettings]]:
     rows.append(("sentence_name_match_weight 2.0", replace(DEFAULTS, sentence_name_match_weight=2.0)))
     rows.append(("namesake_factor 1.0 (no implementation preference)", replace(DEFAULTS, namesake_factor=1.0)))
     rows.append(("preamble_debias 0.4", replace(DEFAULTS, preamble_debias=0.4)))
+    rows.append(("abbreviation_weight 0 (no abbreviations)", replace(DEFAULTS, abbreviation_weight=0.0)))
+    rows.append(("import_penalty_factor 1.0 (import blocks not demoted)", replace(DEFAULTS, import_penalty_factor=1.0)))
     rows.append(("all stages off (plain RRF)", replace(
         DEFAULTS, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(DEFAULTS, f.name), bool)})))
     return rows

@@ -90,3 +90,25 @@ def test_name_match_takes_qualified_names_in_every_syntax():
     assert m("sessions.merge_setting", "merge_setting", "merge_setting", "src/requests/sessions.py") == 1.0
     assert m("Other::new", "new", "Point.new") == 0.6  # right name, another type
     assert m("Point::new", "old", "Point.old") == 0.0
+
+
+IMPORT_BLOCKS = {
+    "python": "import os\nfrom typing import (\n    Any,\n    Dict,\n)\n\nlog = logging.getLogger(__name__)\n",
+    "go": 'package cli\n\nimport (\n\t"fmt"\n\tyaml "gopkg.in/yaml.v3"\n)\n',
+    "rust": "use std::io;\nuse crate::{\n    a,\n    b::c,\n};\nmod walk;\n",
+    "java": "package com.x;\n\nimport static java.util.Objects.requireNonNull;\nimport java.lang.reflect.Type;\n",
+    "typescript": "import { a,\n  b } from './x'\nimport type { T } from 'y'\nexport * from './z'\n",
+    "javascript": "'use strict';\nvar debug = require('debug')('express');\nvar x = require('./x');\n",
+    "cpp": "#include <stdio.h>\n#pragma once\nusing namespace std;\n",
+}
+
+
+def test_import_blocks_in_every_language():
+    from codesift.rank.boosts import is_import_block
+
+    for language, text in IMPORT_BLOCKS.items():
+        assert is_import_block("module", text), language
+    assert not is_import_block("function", IMPORT_BLOCKS["python"])  # only module-level code
+    assert not is_import_block("module", "CONSTANT = 3\nDEFAULTS = {'a': 1}\n")
+    assert not is_import_block("module", "import os\nx = compute()\ny = other(x)\nz = 3\nprint(z)\n")
+    assert not is_import_block("module", "}\n)\n")  # brackets alone are not imports

@@ -91,3 +91,19 @@ def test_a_rust_type_beats_its_impl_block_for_its_name():
     ]
     out, _ = rank(cands, "CommandBuilder", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 2
+
+
+def test_an_import_block_ranks_below_code():
+    def pair():
+        imports = Candidate(1, "src/types.py", "types", "types:1", "module", "python", 1, 4,
+                            "import inspect\nfrom typing import get_type_hints\n", score=1.5 * UNIT)
+        impl = Candidate(2, "src/types.py", "type_hints", "type_hints", "function", "python", 6, 9,
+                         "def type_hints(obj):\n    return get_type_hints(obj)", score=1.0 * UNIT)
+        return [imports, impl]
+
+    settings = RankSettings(consolidate=False, rerank=False)
+    out, _ = rank(pair(), "type hints of an object", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["import_penalty"] == 0.4
+    out, _ = rank(pair(), "type hints of an object", replace(settings, import_penalty_factor=1.0),
+                  rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]

@@ -38,6 +38,33 @@ def is_example_path(path: str) -> bool:
     return any(p.lower() in _EXAMPLE_DIRS for p in path.split("/")[:-1])
 
 
+# One import/package/include statement, in any of the grammar languages.
+_IMPORT_LINE = re.compile(
+    r"""^(?:import\b|from\s+[\w.]+\s+import\b|package\s+[\w.]+;?$|(?:pub(?:\([\w:]+\))?\s+)?use\s+[\w:{]"""
+    r"""|extern\s+crate\b|mod\s+\w+;$|\#\s*include\b|\#pragma\s+once|using\s+[\w.]+\s*;|namespace\s+[\w.\\]+;"""
+    r"""|require(?:_relative|_once)?\b|(?:const|let|var)\s+[\w{}\s,:]+=\s*require\s*\("""
+    r"""|export\s+(?:\*|\{[^}]*\})\s*(?:as\s+\w+\s+)?from\b)"""
+)
+# The rest of a multi-line import: a Go import line (``alias "path"``), names and brackets, a closing
+# ``} from``; and JavaScript's ``'use strict'``.
+_IMPORT_CONTINUATION = re.compile(
+    r"""^(?:[\w.]*\s*"[^"]*"|[\w\s,{}()*:.\\]*|[\w\s,]*\}\s*from\s+\S+|["']use strict["'])\s*;?$""")
+_IMPORT_SHARE = 0.8
+
+
+def is_import_block(kind: str, text: str) -> bool:
+    """Module-level code that is only imports (and package lines): a location, never an answer to a search."""
+    if kind != "module":
+        return False
+    lines = [s for s in (line.strip() for line in text.split("\n"))
+             if s and not s.startswith(("//", "/*", "*", "# ", "#!"))]
+    statements = sum(1 for s in lines if _IMPORT_LINE.match(s))
+    if not statements:
+        return False
+    rest = sum(1 for s in lines if not _IMPORT_LINE.match(s) and _IMPORT_CONTINUATION.match(s))
+    return statements + rest >= _IMPORT_SHARE * len(lines)
+
+
 # Attributes/annotations/decorators that mark a test or test-only scope.
 _TEST_DECORATOR = re.compile(
     r"^(#\[\s*(cfg\s*\(\s*test\s*\)|test\b|\w+::test\b|rstest\b|test_case\b)"
