@@ -268,3 +268,21 @@ def test_partly_embedded_tree_answers_hybrid_with_keyword_ranking(repo):
         idx.update()
         full = idx.search("follow redirects", limit=5)
         assert full.mode == "hybrid" and full.coverage == 1.0 and not full.notes
+
+
+def test_a_name_defined_twice_lists_the_other_definition(tmp_path, monkeypatch):
+    from codesift import Index
+    from codesift.tools.markdown import render_search
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "types.ts").write_text("export interface loadConfig {\n  (path: string): Config\n}\n")
+    (tmp_path / "load.ts").write_text("export function loadConfig(path: string) {\n  const raw = read(path)\n"
+                                      "  return parse(raw)\n}\n")
+    with Index(tmp_path) as index:
+        index.update(embed=False)
+        top = index.search("loadConfig", mode="keyword").results[0]
+        assert (top.path, top.kind) == ("load.ts", "function")
+        assert top.also_defined == ["types.ts:1 interface loadConfig"]
+        assert top.to_dict()["also_defined"] == top.also_defined
+        payload = {"query": "loadConfig", "mode": "keyword", "results": [top.to_dict()]}
+        assert "**Also defined:** `types.ts:1 interface loadConfig`" in render_search(payload).text

@@ -78,6 +78,8 @@ def test_identifier_query_prefers_the_implementation_among_namesakes():
     settings = RankSettings(consolidate=False)
     out, _ = rank(three(), "createApp", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 3  # the longest non-type definition
+    assert out[0].also_defined == ["src/types.ts:1 interface createApp", "src/index.ts:10 function createApp"]
+    assert all(not c.also_defined for c in out[1:])
     out, _ = rank(three(), "createApp", replace(settings, namesake_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 1  # switched off: fused order
 

@@ -44,6 +44,8 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
             f"  [bold]{escape(r.title)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
             f"  [green]{r.score:.2f} {r.label}[/]"
         )
+        if r.also_defined:
+            console.print(f"    [dim]also defined: {escape('; '.join(r.also_defined))}[/]")
         if explain:
             console.print(f"    [dim]{escape(explain_line(r))}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"

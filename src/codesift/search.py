@@ -61,6 +61,8 @@ class SearchResult:
     decorators: list[str] = field(default_factory=list)
     route: str | None = None
     nearby: list[str] = field(default_factory=list)  # adjacent symbols merged into this passage
+    # For a name defined more than once, on the implementation: the others ("path:line kind name").
+    also_defined: list[str] = field(default_factory=list)
     explain: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -68,6 +70,7 @@ class SearchResult:
         out: dict[str, object] = {name: getattr(self, name) for name in self.__slots__}
         out["decorators"] = list(self.decorators)
         out["nearby"] = list(self.nearby)
+        out["also_defined"] = list(self.also_defined)
         out["explain"] = dict(self.explain)
         return out
 
@@ -254,6 +257,7 @@ def run_search(
             SearchResult(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
                 name=c.name, qualified_name=c.qualified_name, nearby=list(c.merged_names),
+                also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,
                 snippet=snippet_of(row.text, row.start_line, row.text_start),
                 signature=row.signature, chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,

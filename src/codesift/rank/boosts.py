@@ -138,14 +138,14 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
 TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 
 
-def lesser_namesakes(cands: list[Candidate]) -> list[int]:
-    """Chunk ids of the definitions that share a name with a better one: per name, the implementation
-    (not a type-only declaration, not a Rust ``impl`` block of the type, not test code, then the
-    longest body) is kept, the others returned."""
+def namesakes(cands: list[Candidate]) -> dict[int, list[Candidate]]:
+    """Per name defined more than once among ``cands``: the implementation's chunk id → the other
+    definitions. The implementation is not a type-only declaration, not a Rust ``impl`` block of the
+    type, not test code, then the longest body."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
-    out: list[int] = []
+    out: dict[int, list[Candidate]] = {}
     for group in groups.values():
         if len(group) < 2:
             continue
@@ -154,8 +154,13 @@ def lesser_namesakes(cands: list[Candidate]) -> list[int]:
             not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
             c.end_line - c.start_line, -c.chunk_id,
         ))
-        out += [c.chunk_id for c in group if c is not best]
+        out[best.chunk_id] = [c for c in group if c is not best]
     return out
+
+
+def lesser_namesakes(cands: list[Candidate]) -> list[int]:
+    """Chunk ids of the definitions that share a name with a better one (see :func:`namesakes`)."""
+    return [c.chunk_id for others in namesakes(cands).values() for c in others]
 
 
 def query_words(query: str) -> list[str]:

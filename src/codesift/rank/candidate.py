@@ -24,6 +24,7 @@ class Candidate:
     vector_rank: int | None = None
     score: float = 0.0
     merged_names: list[str] = field(default_factory=list)
+    also_defined: list[str] = field(default_factory=list)  # the name's other definitions ("path:line kind name")
     explain: dict[str, float] = field(default_factory=dict)
 
     @property

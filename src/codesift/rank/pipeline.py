@@ -102,8 +102,11 @@ def rank(
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
-        for cid in boosts.lesser_namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0]):
-            matches[cid] *= settings.namesake_factor
+        by_id = {c.chunk_id: c for c in cands}
+        for best, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0]).items():
+            by_id[best].also_defined = [f"{o.path}:{o.start_line} {o.kind} {o.qualified_name}" for o in others]
+            for o in others:
+                matches[o.chunk_id] *= settings.namesake_factor
     for c in cands:
         if matches.get(c.chunk_id):
             c.explain["name_match"] = matches[c.chunk_id] * match_weight * rrf_unit

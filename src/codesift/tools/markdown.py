@@ -208,7 +208,8 @@ def search_block(n: int, r: Payload) -> str:
     nearby = f" +{len(r['nearby'])} nearby" if r.get("nearby") else ""
     title = f"### {n}. {r.get('qualified_name') or r.get('name')}{nearby} ({r.get('kind')}){_score(r)}"
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
-    return _join([title, *_symbol_lines(r), code])
+    also = _field("Also defined", "; ".join(inline(a) for a in r.get("also_defined") or []))
+    return _join([title, *_symbol_lines(r), also, code])
 
 
 def render_search(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
