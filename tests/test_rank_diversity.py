@@ -66,3 +66,16 @@ def test_short_named_or_memberless_containers_stay():
     alone = _container(1, "A.java", 1, 500)
     assert [x.chunk_id for x in members_first([alone, c(2, "B.java", 10, 20), c(3, "A.java", 600, 610)],
                                               CONTAINER_KINDS)] == [1, 2, 3]
+
+
+def test_nested_long_containers_each_follow_their_own_member():
+    from codesift.model import CONTAINER_KINDS
+    from codesift.rank.diversity import members_first
+
+    outer, inner = _container(1, "T.java", 1, 900, "TypeSpec"), _container(2, "T.java", 400, 890, "Builder")
+    method, builder_method = c(3, "T.java", 100, 150), c(4, "T.java", 500, 520)
+    for x, score in zip((outer, inner, method, builder_method), (4.0, 3.0, 2.0, 1.0)):
+        x.score = score
+    out = members_first([outer, inner, method, builder_method], CONTAINER_KINDS)
+    assert [x.chunk_id for x in out] == [3, 1, 4, 2]
+    assert [x.score for x in out] == [2.0, 2.0, 1.0, 1.0]  # never above the member it follows

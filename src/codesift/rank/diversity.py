@@ -44,26 +44,31 @@ def best_of_each_file_first(cands: list[Candidate]) -> list[Candidate]:
 
 def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> list[Candidate]:
     """Put each long container (class, struct, impl… over ``MAX_MERGED_SPAN`` lines) right after its
-    best-ranked member among the candidates.
+    best-ranked member among the candidates, with that member's score.
 
     A class chunk holds all its methods' text, so it matches whatever one of them matches; when that
     method is a candidate too, the method is the pointer worth reading and the long class only its
-    context. A short class stays where it is (it may well be the answer), as does one the query names."""
-    out = list(cands)
-    for c in cands:
-        if (c.kind not in container_kinds or "name_match" in c.explain
-                or c.end_line - c.start_line + 1 <= MAX_MERGED_SPAN):
-            continue
-        i = out.index(c)
-        last = -1
-        for j in range(i + 1, len(out)):
-            m = out[j]
-            if m.path == c.path and c.start_line < m.start_line and m.end_line <= c.end_line:
-                last = j
-                break
-        if last > i:
-            out.insert(last, out.pop(i))
-    return out
+    context. A short class stays where it is (it may well be the answer), as does one the query names.
+    A long container nested in another (a builder class inside its class) is placed by its own members,
+    never used as the outer one's anchor."""
+
+    def movable(c: Candidate) -> bool:
+        return (c.kind in container_kinds and "name_match" not in c.explain
+                and c.end_line - c.start_line + 1 > MAX_MERGED_SPAN)
+
+    keys: list[float] = []
+    for i, c in enumerate(cands):
+        key = float(i)
+        if movable(c):
+            for j in range(i + 1, len(cands)):
+                m = cands[j]
+                if m.path == c.path and c.start_line < m.start_line and m.end_line <= c.end_line and not movable(m):
+                    key = j + 0.5
+                    c.score = min(c.score, m.score)
+                    break
+        keys.append(key)
+    order = sorted(range(len(cands)), key=lambda i: (keys[i], i))
+    return [cands[i] for i in order]
 
 
 def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
