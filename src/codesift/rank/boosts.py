@@ -158,11 +158,6 @@ def namesakes(cands: list[Candidate]) -> dict[int, list[Candidate]]:
     return out
 
 
-def lesser_namesakes(cands: list[Candidate]) -> list[int]:
-    """Chunk ids of the definitions that share a name with a better one (see :func:`namesakes`)."""
-    return [c.chunk_id for others in namesakes(cands).values() for c in others]
-
-
 def query_words(query: str) -> list[str]:
     """The query's lower-cased alphanumeric words, as :func:`phrase_name_match` compares them."""
     return re.findall(r"[a-z0-9]+", query.lower())

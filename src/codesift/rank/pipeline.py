@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..model import CONTAINER_KINDS
 from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
-from ..model import CONTAINER_KINDS
 from .diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content, members_first
 from .shape import identifier_words
 
