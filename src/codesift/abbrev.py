@@ -3,7 +3,8 @@
 People describe code in words; code spells the same things short (``argv``, ``stdin``, ``cfg``). The keyword
 retriever matches terms exactly, so a query that names a concept in full misses the function that only
 abbreviates it. This is general vocabulary of code, the same for every repository and language: each line
-holds a full form and the short forms it is commonly written as, both ways round.
+holds a full form and the short forms it is commonly written as, looked up both ways round (a several-word
+form only from the words to the short form).
 """
 
 from __future__ import annotations
@@ -123,8 +124,8 @@ def _table() -> dict[tuple[str, ...], tuple[str, ...]]:
         fulls = [tuple(tokenize(form, keep_stop_words=True)) for form in full.split(",")]
         for f in fulls:
             out.setdefault(f, []).extend(s for s in shorts if (s,) != f)
-            for s in shorts:
-                if len(f) == 1:
+            if len(f) == 1:  # not from ``stdin`` back to "standard input": loose words would be noise
+                for s in shorts:
                     out.setdefault((s,), []).append(f[0])
     return {k: tuple(dict.fromkeys(v)) for k, v in out.items() if v}
 

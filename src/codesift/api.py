@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .abbrev import abbreviations
 from .config import INDEX_DIR_NAME, Config, load_config
 from .coverage import describe_embedding
 from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
-from .abbrev import abbreviations
 from .expand import Expander
 from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
