@@ -45,13 +45,14 @@ def _container(cid, path, start, end, name="Big"):
     return Candidate(cid, path, name, name, "class", "java", start, end, f"class {name} {{}}")
 
 
-def test_a_long_container_yields_to_its_member():
+def test_a_long_container_yields_to_its_members():
     from codesift.model import CONTAINER_KINDS
     from codesift.rank.diversity import members_first
 
     cls = _container(1, "A.java", 1, 500)
-    out = members_first([cls, c(2, "B.java", 1, 9), c(3, "A.java", 40, 60), c(4, "A.java", 100, 120)], CONTAINER_KINDS)
-    assert [x.chunk_id for x in out] == [2, 3, 1, 4]
+    others = [c(2, "B.java", 1, 9), c(3, "A.java", 40, 60), c(4, "A.java", 100, 120), c(5, "C.java", 1, 9)]
+    out = members_first([cls, *others], CONTAINER_KINDS)
+    assert [x.chunk_id for x in out] == [2, 3, 4, 1, 5]  # after the last of its members, not the first
 
 
 def test_short_named_or_memberless_containers_stay():
@@ -77,5 +78,5 @@ def test_nested_long_containers_each_follow_their_own_member():
     for x, score in zip((outer, inner, method, builder_method), (4.0, 3.0, 2.0, 1.0)):
         x.score = score
     out = members_first([outer, inner, method, builder_method], CONTAINER_KINDS)
-    assert [x.chunk_id for x in out] == [3, 1, 4, 2]
-    assert [x.score for x in out] == [2.0, 2.0, 1.0, 1.0]  # never above the member it follows
+    assert [x.chunk_id for x in out] == [3, 4, 1, 2]  # the outer class also holds the builder's method
+    assert [x.score for x in out] == [2.0, 1.0, 1.0, 1.0]  # never above the member it follows

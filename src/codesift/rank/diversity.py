@@ -43,12 +43,13 @@ def best_of_each_file_first(cands: list[Candidate]) -> list[Candidate]:
 
 
 def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> list[Candidate]:
-    """Put each long container (class, struct, impl… over ``MAX_MERGED_SPAN`` lines) right after its
-    best-ranked member among the candidates, with that member's score.
+    """Put each long container (class, struct, impl… over ``MAX_MERGED_SPAN`` lines) right after the
+    last of its members among the candidates, with that member's score.
 
-    A class chunk holds all its methods' text, so it matches whatever one of them matches; when that
-    method is a candidate too, the method is the pointer worth reading and the long class only its
-    context. A short class stays where it is (it may well be the answer), as does one the query names.
+    A class chunk holds all its methods' text, so it matches whatever one of them matches; when its
+    methods are candidates too, they are the pointers worth reading and the long class only their
+    context (bench/loco.py: after the last member rather than the first, javapoet +0.004, click +0.002,
+    no corpus down). A short class stays where it is (it may well be the answer), as does one the query names.
     A long container nested in another (a builder class inside its class) is placed by its own members,
     never used as the outer one's anchor."""
 
@@ -65,7 +66,6 @@ def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> li
                 if m.path == c.path and c.start_line < m.start_line and m.end_line <= c.end_line and not movable(m):
                     key = j + 0.5
                     c.score = min(c.score, m.score)
-                    break
         keys.append(key)
     order = sorted(range(len(cands)), key=lambda i: (keys[i], i))
     return [cands[i] for i in order]
