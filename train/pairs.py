@@ -16,6 +16,7 @@ from pathlib import Path
 
 from codesift.indexer import embed_text, query_embed_text
 from codesift.model import Chunk
+from codesift.tokenize import STOP_WORDS, split_identifier
 
 LANGS = ("python", "javascript", "typescript", "go", "rust", "java")
 _KIND_RE = re.compile(
@@ -56,14 +57,40 @@ def document(pair: dict) -> str:
     return embed_text(chunk, pair["path"])
 
 
-def query_forms(pair: dict, rng: random.Random) -> str:
+def code_words(code: str) -> set[str]:
+    """The lower-case identifiers of a definition and their parts (``parseArgs`` → parseargs, parse, args)."""
+    out: set[str] = set()
+    for word in _WORD_RE.findall(code):
+        out.add(word.lower())
+        out.update(part.lower() for part in split_identifier(word))
+    return out
+
+
+def drop_overlap(q: str, code: str, p: float, rng: random.Random, keep: int = 3) -> str:
+    """The query with each word (not a stop word) that also occurs in the code dropped with probability ``p`` (never below
+    ``keep`` words): the dense model then learns the description-to-behaviour match the keyword side cannot
+    make, rather than the word overlap the keyword side already finds."""
+    words = q.split()
+    vocab = code_words(code)
+    def shared(word: str) -> bool:
+        w = word.strip("`'\"()[],.:;?!").lower()
+        return w in vocab and w not in STOP_WORDS
+
+    out = [w for w in words if not (shared(w) and rng.random() < p)]
+    return " ".join(out) if len(out) >= keep else q
+
+
+def query_forms(pair: dict, rng: random.Random, overlap_drop: float = 0.0) -> str:
     """One query for the pair: the doc sentence, with the restated symbol name dropped (Go and Java docs
-    start with it; people do not ask that way), sometimes cut to a short lower-case phrase as typed."""
+    start with it; people do not ask that way), sometimes cut to a short lower-case phrase as typed, and
+    with ``overlap_drop`` > 0 the words it shares with the code thinned out (:func:`drop_overlap`)."""
     q = pair["q"].strip()
     short = re.split(r"[.:#]+", pair["name"])[-1]
     words = q.split()
     if words and short and words[0].strip("`'\"()").lower() == short.lower() and len(words) > 3:
         q = " ".join(words[1:])
+    if overlap_drop > 0:
+        q = drop_overlap(q, pair["code"], overlap_drop, rng)
     r = rng.random()
     if r < 0.25:
         q = " ".join(q.rstrip(".").split()[:8]).lower()

@@ -61,6 +61,8 @@ def main() -> None:
                     help="with --minutes: decay the learning rate over the time budget, not the planned steps")
     ap.add_argument("--hard-negatives", action="store_true",
                     help="add one document per pair from the same file (else the same source) as a negative")
+    ap.add_argument("--overlap-drop", type=float, default=0.0,
+                    help="drop each query word that also occurs in the code with this probability")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -94,7 +96,7 @@ def main() -> None:
     log = open(args.out / "train-log.jsonl", "w", encoding="utf-8")
     done = 0
     for step, batch in enumerate(plan):
-        q = encode(model, tok, [query_forms(p, rng) for p in batch], QUERY_TOKENS, device)
+        q = encode(model, tok, [query_forms(p, rng, args.overlap_drop) for p in batch], QUERY_TOKENS, device)
         docs = [document(p) for p in batch]
         if negatives is not None:  # columns B..2B-1: one same-file (or same-source) document per pair
             docs += [document(negatives.pick(p)) for p in batch]
@@ -122,7 +124,7 @@ def main() -> None:
     meta = {"base": "sentence-transformers/all-MiniLM-L6-v2", "pairs_seen": done * args.batch,
             "steps": done, "planned_steps": steps, "batch": args.batch, "lr": args.lr, "scale": args.scale,
             "quota": quota, "seed": args.seed, "time_schedule": args.time_schedule,
-            "hard_negatives": args.hard_negatives, "minutes": round((time.time() - start) / 60, 1),
+            "hard_negatives": args.hard_negatives, "overlap_drop": args.overlap_drop, "minutes": round((time.time() - start) / 60, 1),
             "device": device, "threads": torch.get_num_threads()}
     (args.out / "train-meta.json").write_text(json.dumps(meta, indent=1))
     print(meta)
