@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -152,17 +153,38 @@ def rank_settings(table: object, source: object = "rank") -> RankSettings:
         want = type(getattr(defaults, key))
         if want is bool and not isinstance(value, bool):
             raise ConfigError(f"rank setting {key!r} must be true or false")
-        try:
-            out[key] = want(value)
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"rank setting {key!r} must be a {want.__name__}") from exc
+        if want is not bool and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ConfigError(f"rank setting {key!r} must be a number, got {value!r}")
+        if want is int and isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"rank setting {key!r} must be a whole number, got {value!r}")
+        out[key] = want(value)
+        if want is not bool:
+            _check_rank_range(key, out[key])  # type: ignore[arg-type]
     return replace(defaults, **out)
+
+
+# Rank settings that multiply a score down (1 = no penalty) or are a share: between 0 and 1.
+_UNIT_RANK_SETTINGS = frozenset({"namesake_factor", "test_penalty_factor", "import_penalty_factor",
+                                 "min_vector_coverage", "preamble_debias"})
+
+
+def _check_rank_range(key: str, value: float) -> None:
+    """Every numeric rank setting is a finite weight, factor or count >= 0; penalties and shares are <= 1."""
+    if not math.isfinite(value) or value < 0:
+        raise ConfigError(f"rank setting {key!r} must be a finite number >= 0, got {value!r}")
+    if key in _UNIT_RANK_SETTINGS and value > 1:
+        raise ConfigError(f"rank setting {key!r} must be between 0 and 1, got {value!r}")
 
 
 def validate(cfg: Config) -> None:
     """Raise :class:`ConfigError` for values no search could use."""
+    for key in ("rrf_k", "overfetch", "keyword_weight", "vector_weight", "threshold", "expand_timeout"):
+        if not math.isfinite(getattr(cfg, key)):
+            raise ConfigError(f"{key} must be a finite number, got {getattr(cfg, key)!r}")
     if cfg.rrf_k < 0:
         raise ConfigError("rrf_k must be >= 0")
+    if cfg.keyword_weight < 0 or cfg.vector_weight < 0:
+        raise ConfigError("keyword_weight and vector_weight must be >= 0")
     if cfg.overfetch < 1:
         raise ConfigError("overfetch must be >= 1")
     if cfg.max_file_size <= 0:
