@@ -67,11 +67,12 @@ def code_words(code: str) -> set[str]:
 
 
 def drop_overlap(q: str, code: str, p: float, rng: random.Random, keep: int = 3) -> str:
-    """The query with each word (not a stop word) that also occurs in the code dropped with probability ``p`` (never below
-    ``keep`` words): the dense model then learns the description-to-behaviour match the keyword side cannot
-    make, rather than the word overlap the keyword side already finds."""
+    """The query with each word (not a stop word) that also occurs in the code dropped with probability
+    ``p`` (never below ``keep`` words): the dense model then learns the description-to-behaviour match the
+    keyword side cannot make, rather than the word overlap the keyword side already finds."""
     words = q.split()
     vocab = code_words(code)
+
     def shared(word: str) -> bool:
         w = word.strip("`'\"()[],.:;?!").lower()
         return w in vocab and w not in STOP_WORDS

@@ -49,7 +49,8 @@ def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> li
     A class chunk holds all its methods' text, so it matches whatever one of them matches; when its
     methods are candidates too, they are the pointers worth reading and the long class only their
     context (bench/loco.py: after the last member rather than the first, javapoet +0.004, click +0.002,
-    no corpus down). A short class stays where it is (it may well be the answer), as does one the query names.
+    no corpus down). A short class stays where it is (it may well be the answer), as does one the query
+    names.
     A long container nested in another (a builder class inside its class) is placed by its own members,
     never used as the outer one's anchor."""
 
