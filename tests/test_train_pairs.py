@@ -28,3 +28,20 @@ def test_shared_words_are_dropped_stop_words_and_new_words_kept():
 
 def test_a_query_is_never_thinned_below_three_words():
     assert pairs.drop_overlap("parse args error", CODE, 1.0, random.Random(0)) == "parse args error"
+
+
+def _pair(i: int, src: str = "lib@1") -> dict:
+    return {"q": f"Sentence number {i} about the thing.", "code": f"func f{i}() {{}}", "lang": "go",
+            "name": f"f{i}", "path": "pkg/flag_set.go", "src": src}
+
+
+def test_a_prose_negative_is_a_markdown_section_of_its_own_source_sentences():
+    data = [_pair(i) for i in range(6)] + [_pair(i, "other@2") for i in range(6, 12)]
+    sampler = pairs.ProseSampler(data, seed=0, own_share=1.0)
+    text = sampler.section(data[0])
+    assert text.startswith("markdown section Flag set\n")  # the preamble codesift gives a README section
+    assert "## Flag set" in text and "Sentence number 0 about" in text  # own sentence (own_share 1.0)
+    numbers = {int(w) for w in text.split() if w.isdigit()}
+    assert numbers <= set(range(6)) and len(numbers) >= 3  # only sentences of the same source
+    never_own = pairs.ProseSampler(data, seed=0, own_share=0.0)
+    assert all("number 0 " not in never_own.section(data[0]) for _ in range(20))

