@@ -30,6 +30,7 @@ def variants() -> list[tuple[str, RankSettings]]:
             rows.append((f"{f.name} {'off' if value else 'on'}", replace(DEFAULTS, **{f.name: not value})))
     rows.append(("max_per_file 2", replace(DEFAULTS, max_per_file=2)))
     rows.append(("short_vector_penalty 0", replace(DEFAULTS, short_vector_penalty=0.0)))
+    rows.append(("prose_vector_penalty 0 (documentation keeps its cosine)", replace(DEFAULTS, prose_vector_penalty=0.0)))
     rows.append(("sentence_name_match_weight 2.0", replace(DEFAULTS, sentence_name_match_weight=2.0)))
     rows.append(("namesake_factor 1.0 (no implementation preference)", replace(DEFAULTS, namesake_factor=1.0)))
     rows.append(("preamble_debias 0.4", replace(DEFAULTS, preamble_debias=0.4)))

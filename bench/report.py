@@ -33,6 +33,7 @@ LOCO_GRIDS = [
     ["rank.abbreviation_weight=0.3,0,0.6,1.0"],
     ["rank.import_penalty_factor=0.4,1.0,0.7"],
     ["rank.members_first=true,false"],
+    ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
 ]
 
 

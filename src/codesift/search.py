@@ -14,6 +14,7 @@ import numpy as np
 
 from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
+from .rank.boosts import is_prose
 from .rank.pipeline import label
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, classify, identifier_words
 from .store.records import ChunkRecord
@@ -158,15 +159,19 @@ def candidate_pool(limit: int, overfetch: float) -> int:
 SHORT_LINES = 10
 
 
-def penalise_short(hits: list[tuple[int, float]], rows: dict[int, ChunkRecord], penalty: float) -> list[tuple[int, float]]:
+def penalise_short(hits: list[tuple[int, float]], rows: dict[int, ChunkRecord], penalty: float,
+                   prose: float = 0.0) -> list[tuple[int, float]]:
     """Vector hits re-sorted after taking up to ``penalty`` off the cosine of short chunks (a one-line
     chunk loses all of it, a chunk of ``SHORT_LINES`` lines or more nothing): a short chunk's embedding
-    is mostly its preamble, which resembles every query's preamble."""
+    is mostly its preamble, which resembles every query's preamble. Documentation chunks lose ``prose``."""
     out = []
     for cid, cos in hits:
         row = rows.get(cid)
         span = row.end_line - row.start_line + 1 if row is not None else SHORT_LINES
-        out.append((cid, cos - penalty * max(0.0, (SHORT_LINES - span) / (SHORT_LINES - 1))))
+        cos -= penalty * max(0.0, (SHORT_LINES - span) / (SHORT_LINES - 1))
+        if prose and row is not None and is_prose(row.kind, row.language):
+            cos -= prose
+        out.append((cid, cos))
     out.sort(key=lambda h: (-h[1], h[0]))
     return out
 
@@ -212,8 +217,8 @@ def run_search(
     if wants_vectors and query_vector is not None:
         vec_hits = vectors.search(query_vector, fetch, filters)  # type: ignore[union-attr]
         rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
-        if params.rank.short_vector_penalty > 0:
-            vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty)
+        if params.rank.short_vector_penalty > 0 or params.rank.prose_vector_penalty > 0:
+            vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty, params.rank.prose_vector_penalty)
     shape, w_kw, w_vec = shape_weights(query, params)
     fused, max_fused = fuse(kw_hits, vec_hits, k=params.rrf_k, keyword_weight=w_kw, vector_weight=w_vec)
     # Definitions named exactly like an identifier in the query join the candidates even when
