@@ -82,9 +82,16 @@ def drop_overlap(q: str, code: str, p: float, rng: random.Random, keep: int = 3)
 
 
 def query_forms(pair: dict, rng: random.Random, overlap_drop: float = 0.0) -> str:
-    """One query for the pair: the doc sentence, with the restated symbol name dropped (Go and Java docs
-    start with it; people do not ask that way), sometimes cut to a short lower-case phrase as typed, and
-    with ``overlap_drop`` > 0 the words it shares with the code thinned out (:func:`drop_overlap`)."""
+    """One query for the pair as the dense model reads it: :func:`query_text` behind codesift's query
+    preamble (``"<lang> function: "``)."""
+    return query_embed_text(f"{pair['lang']} function: ", query_text(pair, rng, overlap_drop))
+
+
+def query_text(pair: dict, rng: random.Random, overlap_drop: float = 0.0) -> str:
+    """One query for the pair, as typed: the doc sentence, with the restated symbol name dropped (Go and Java
+    docs start with it; people do not ask that way), sometimes cut to a short lower-case phrase, sometimes
+    a "where …" question, and with ``overlap_drop`` > 0 the words it shares with the code thinned out
+    (:func:`drop_overlap`)."""
     q = pair["q"].strip()
     short = re.split(r"[.:#]+", pair["name"])[-1]
     words = q.split()
@@ -97,7 +104,7 @@ def query_forms(pair: dict, rng: random.Random, overlap_drop: float = 0.0) -> st
         q = " ".join(q.rstrip(".").split()[:8]).lower()
     elif r < 0.35:
         q = "where " + ("do we " if rng.random() < 0.5 else "is code that ") + q[0].lower() + q[1:].rstrip(".")
-    return query_embed_text(f"{pair['lang']} function: ", q)
+    return q
 
 
 def sample(folder: Path, quota: dict[str, int], seed: int) -> list[dict]:
