@@ -118,6 +118,30 @@ def test_a_model_change_drops_the_old_vectors_and_the_next_update_re_embeds(inde
         assert again.search("where are redirects followed").mode == "hybrid"
 
 
+def test_a_query_tower_searches_an_index_embedded_by_the_base_model_as_it_is(repo, monkeypatch, tmp_path):
+    """A query tower (CODESIFT_QUERY_MODEL_PATH) answers queries in the base model's document space:
+    switching to it re-embeds nothing, and status names it."""
+    import shutil
+
+    from codesift.embed.local import model_files
+
+    with Index(repo) as idx:
+        idx.update()
+        before = idx.status()
+    assert "query_model" not in before and before["coverage"] == 1.0
+    tower = tmp_path / "tower.onnx"
+    shutil.copy(model_files()[0], tower)
+    monkeypatch.setenv("CODESIFT_QUERY_MODEL_PATH", str(tower))
+    with Index(repo) as again:
+        stats = again.update()
+        assert stats.embedded == 0 and stats.files_parsed == 0
+        res = again.search("where are redirects followed")
+        assert res.mode == "hybrid" and res.coverage == 1.0 and not res.notes
+        status = again.status()
+        assert status["model"] == before["model"] and status["embedded"] == before["embedded"]
+        assert status["query_model"].startswith("file:tower.onnx:")
+
+
 def test_an_update_right_after_a_model_change_re_embeds_everything(index, repo):
     """No search first: the update itself notices the change (without loading the model when nothing
     changed) and re-embeds every chunk."""

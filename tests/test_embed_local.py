@@ -81,9 +81,9 @@ def test_half_written_saves_of_dead_processes_are_removed(cache):
 
     import onnxruntime
 
-    from codesift.embed.local import MiniLMEmbedder, _optimized_dir, model_files
+    from codesift.embed.local import MiniLMEmbedder, _optimized_dir, query_model_file
 
-    target = _optimized_dir(model_files()[0], onnxruntime.__version__)
+    target = _optimized_dir(query_model_file(), onnxruntime.__version__)  # the session made first
     stale, fresh = target.with_name(f"{target.name}.999999.tmp"), target.with_name(f"{target.name}.999998.tmp")
     for folder in (stale, fresh):
         folder.mkdir(parents=True)
@@ -116,3 +116,26 @@ def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
     embedder = MiniLMEmbedder()
     assert embedder.model_id.startswith("file:model.onnx:")
     assert embedder.model_id not in {m.model_id for m in LOCAL_MODELS.values()}
+
+
+def test_a_query_model_override_gets_its_own_id_and_answers_queries_only(tmp_path, monkeypatch):
+    import shutil
+
+    from codesift.embed.local import LOCAL_MODELS, MiniLMEmbedder, model_files
+
+    copy = tmp_path / "tower.onnx"
+    shutil.copy(model_files(LOCAL_MODELS["minilm"])[0], copy)  # the base model's file as the "tower"
+    monkeypatch.setenv("CODESIFT_QUERY_MODEL_PATH", str(copy))
+    embedder, base = MiniLMEmbedder(), MiniLMEmbedder(model="minilm")
+    assert embedder.model_id == base.model_id  # documents: the base model, as before
+    assert embedder.query_model_id.startswith("file:tower.onnx:")
+    assert np.allclose(embedder.embed_query("redirect"), base.embed_query("redirect"), atol=1e-6)
+
+
+def test_a_missing_query_model_names_the_fix(tmp_path, monkeypatch):
+    from codesift.embed.local import MiniLMEmbedder
+
+    monkeypatch.setenv("CODESIFT_QUERY_MODEL_PATH", str(tmp_path / "absent.onnx"))
+    with pytest.raises(EmbeddingUnavailable) as err:
+        MiniLMEmbedder()
+    assert "absent.onnx" in err.value.reason and "CODESIFT_QUERY_MODEL_PATH" in err.value.fix

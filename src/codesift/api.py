@@ -478,6 +478,9 @@ class Index(DenseSide):
             # language -> {error, files}: grammars that failed to load, their files indexed as line windows
             "grammar_errors": grammar_failures(self.store),
         }
+        query_model = getattr(embedder, "query_model_id", None)
+        if query_model and query_model != status["model"]:  # a query tower over the base model's vectors
+            status["query_model"] = query_model
         if embedder is None and self._embed_error is not None:
             status["embedding_reason"] = self._embed_error.reason
             status["embedding_fix"] = self._embed_error.fix

@@ -63,7 +63,8 @@ def print_status(info: dict, console: Console | None = None) -> None:
         ("files", str(info["files"])),
         ("symbols", f"{info['symbols']} ({info['chunks']} chunks)"),
         ("languages", ", ".join(f"{k} {v}" for k, v in info["languages"].items()) or "-"),
-        ("model", f"{info['model'] or '-'} (dim {info['dim'] or '-'})"),
+        ("model", f"{info['model'] or '-'} (dim {info['dim'] or '-'})"
+                  + (f", queries by {info['query_model']}" if info.get("query_model") else "")),
         ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {info['coverage']:.0%}"),
         ("skipped", ", ".join(f"{n} {r}" for r, n in info["skipped"].items()) or "none"),
         ("last update", dt.datetime.fromtimestamp(last).isoformat(timespec="seconds") if last else "never"),

