@@ -100,7 +100,7 @@ def main() -> None:
         # The bare model on the same kind of text, side by side: tokenizer + ONNX only, no store.
         from itertools import islice
 
-        from codesift.indexer import embed_text
+        from codesift.model_text import embed_text
 
         sample = [embed_text(r.to_chunk(), r.path) for r in islice(index.store.iter_chunks(), min(done, 500) or 500)]
         t = time.perf_counter()

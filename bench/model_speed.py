@@ -2,7 +2,7 @@
 
     python bench/model_speed.py [--texts 400] [--rounds 5] [--models minilm /path/to/candidate.onnx]
 
-Texts are codesift's own chunk texts (``indexer.embed_text`` of every symbol of ``src/codesift``), embedded
+Texts are codesift's own chunk texts (``model_text.embed_text`` of every symbol of ``src/codesift``), embedded
 in the order ``embed`` uses; each round runs every model once (interleaved, so machine noise hits all
 alike). A model is a name of ``LOCAL_MODELS`` or the path of an ONNX file of the same architecture (run as
 ``CODESIFT_MODEL_PATH`` would). Prints medians: document chunks per second and single-query milliseconds.
@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from codesift.embed.local import MiniLMEmbedder
-from codesift.indexer import embed_text
+from codesift.model_text import embed_text
 from codesift.parse.chunks import extract_chunks
 
 QUERIES = ["where are redirects followed", "parse command line arguments", "rebuild_auth",

@@ -60,14 +60,3 @@ def test_words_for_model_splits_camel_humps_only():
     assert words_for_model("cmd.parseArgsFromStdin()") == "cmd.parse Args From Stdin()"
     assert words_for_model("HTTPServer getHTTPResponse utf8Decode") == "HTTP Server get HTTP Response utf8 Decode"
     assert words_for_model("snake_case stays, as do words.") == "snake_case stays, as do words."
-
-
-def test_documents_and_queries_reach_the_model_split_alike():
-    from codesift.indexer import embed_text, query_embed_text
-    from codesift.model import Chunk
-
-    chunk = Chunk("method", "parseArgs", "Command.parseArgs", 1, 2, "func (c *Command) parseArgs() {}", "go")
-    text = embed_text(chunk, "cmd/commandRun.go")
-    assert text.startswith("go method Command.parse Args\ncmd/command Run.go\n")
-    assert "parseArgs" not in text
-    assert query_embed_text("go function: ", "where is parseArgs") == "go function: where is parse Args"

@@ -1,6 +1,6 @@
 """The frozen document side of query-tower training: sampled pairs and their vectors from codesift's base model.
 
-codesift's indexes hold all-MiniLM-L6-v2 vectors of ``indexer.embed_text`` documents. A query tower is trained
+codesift's indexes hold all-MiniLM-L6-v2 vectors of ``model_text.embed_text`` documents. A query tower is trained
 against exactly those vectors, so they are computed once, with the model codesift ships (int8 ONNX, through
 ``codesift.embed.local``), and kept in a folder:
 

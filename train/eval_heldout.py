@@ -2,7 +2,7 @@
 per language, with a paired bootstrap 95 % interval of the difference.
 
 Queries are embedded as codesift embeds a search (``"<lang> function: " + doc sentence``), documents as it
-embeds chunks (``indexer.embed_text``); each query ranks the sampled documents of its language.
+embeds chunks (``model_text.embed_text``); each query ranks the sampled documents of its language.
 
     python train/eval_heldout.py --candidate src/codesift/models/code-minilm-l6/model.onnx
 """
@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from pairs import LANGS, document, read_pairs  # noqa: E402
 
-from codesift.indexer import query_embed_text  # noqa: E402
+from codesift.model_text import query_embed_text  # noqa: E402
 
 
 def embedder_for(model_path: str | None):  # noqa: ANN201

@@ -18,7 +18,7 @@ import numpy as np
 from .config import Config
 from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
-from .indexer import query_embed_text
+from .model_text import query_embed_text
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
@@ -114,7 +114,7 @@ class DenseSide:
 
     def _query_preamble(self, filters: Filters) -> str:
         """The start of the text the dense model reads for a query, shaped like a document's preamble
-        ("python function …", see ``indexer.embed_text``): the filtered language, else the tree's main
+        ("python function …", see ``model_text.embed_text``): the filtered language, else the tree's main
         code language. Measured (bench/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
         hybrid +0.009 / +0.016."""
         if not self.config.rank.query_preamble:

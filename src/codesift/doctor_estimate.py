@@ -88,7 +88,8 @@ def _store_seconds(prepared: list[tuple[SourceFile, object]]) -> tuple[float, in
 def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: ANN001 - path -> language
              time_model: bool) -> dict[str, object]:
     """Chunks per language, index time and embedding time for ``files`` (see the module docstring)."""
-    from .indexer import POOL_MIN_FILES, _usable_cpus, embed_text, prepare_file
+    from .indexer import POOL_MIN_FILES, _usable_cpus, prepare_file
+    from .model_text import embed_text
 
     total_bytes = sum(f.size for f in files)
     exact = total_bytes <= EXACT_BYTES

@@ -26,6 +26,7 @@ from .grammar_status import GRAMMAR_FAILED, grammar_failure
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import PARSER_VERSION, Chunk
+from .model_text import embed_text
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
@@ -35,7 +36,6 @@ from .store.cache import EmbeddingCache
 from .store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
-from .tokenize import words_for_model
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
@@ -62,20 +62,6 @@ class UpdateStats:
     interrupted: bool = False
     parse_seconds: float = 0.0
     embed_seconds: float = 0.0
-
-
-def embed_text(chunk: Chunk, path: str) -> str:
-    """What the dense model reads: a preamble naming the symbol, then its docstring and code, with
-    camelCase split into words (:func:`~codesift.tokenize.words_for_model`)."""
-    head = f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n"
-    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
-    return words_for_model(head + (doc + "\n" if doc else "") + chunk.text)
-
-
-def query_embed_text(preamble: str, query: str) -> str:
-    """What the dense model reads for a search: the preamble (``"python function: "``) and the query,
-    its identifiers split like the documents'."""
-    return preamble + words_for_model(query)
 
 
 def _digest(data: bytes | str) -> str:

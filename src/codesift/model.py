@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 # Bumped whenever a change to the parsers changes the chunks of unchanged files; an index built by
 # another version re-parses every file once on its next update (vectors are kept: keyed by text).
 # 2: Rust inline modules are scopes (``tests.it_adds``).
-# 3: the dense model reads camelCase split into words (``indexer.embed_text``): every chunk re-embeds.
-PARSER_VERSION = "3"
+# 3: the dense model reads camelCase split into words (``model_text.embed_text``): every chunk re-embeds.
+# 4: a chunk longer than the model's window is embedded as its head and the vocabulary of the rest
+#    (``model_text.embed_text``): those chunks re-embed.
+PARSER_VERSION = "4"
 
 
 @dataclass(slots=True)
