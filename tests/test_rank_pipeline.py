@@ -109,3 +109,22 @@ def test_an_import_block_ranks_below_code():
     out, _ = rank(pair(), "type hints of an object", replace(settings, import_penalty_factor=1.0),
                   rrf_unit=UNIT, max_fused=2 * UNIT)
     assert [c.chunk_id for c in out] == [1, 2]
+
+
+def test_a_sentence_ranks_the_code_above_a_declaration_whose_comments_match_better():
+    def pair():
+        options = Candidate(1, "command.go", "Command", "Command", "struct", "go", 1, 40,
+                            "type Command struct {\n\t// read extra arguments from standard input\n"
+                            "\tReadArgsFromStdin bool\n}", score=1.1 * UNIT)
+        impl = Candidate(2, "command_run.go", "parseArgsFromStdin", "Command.parseArgsFromStdin", "method", "go",
+                         50, 90, "func (cmd *Command) parseArgsFromStdin() ([]string, error) {\n}", score=1.0 * UNIT)
+        return [options, impl]
+
+    settings = RankSettings(consolidate=False)
+    query = "read extra arguments from standard input"
+    out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_declaration"] == 0.8
+    out, _ = rank(pair(), query, replace(settings, declaration_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    out, _ = rank(pair(), "Command struct", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
+    assert out[0].chunk_id == 1 and "x_declaration" not in out[0].explain

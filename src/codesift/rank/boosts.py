@@ -136,6 +136,8 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
 
 
 TYPE_ONLY_KINDS = frozenset({"interface", "type"})
+# Definitions that declare data or signatures and run nothing (``RankSettings.declaration_factor``).
+DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
 
 
 def namesakes(cands: list[Candidate]) -> dict[int, list[Candidate]]:
