@@ -36,6 +36,7 @@ def variants() -> list[tuple[str, RankSettings]]:
     rows.append(("preamble_debias 0.4", replace(DEFAULTS, preamble_debias=0.4)))
     rows.append(("abbreviation_weight 0 (no abbreviations)", replace(DEFAULTS, abbreviation_weight=0.0)))
     rows.append(("import_penalty_factor 1.0 (import blocks not demoted)", replace(DEFAULTS, import_penalty_factor=1.0)))
+    rows.append(("declaration_factor 1.0 (declarations not demoted in sentences)", replace(DEFAULTS, declaration_factor=1.0)))
     rows.append(("all stages off (plain RRF)", replace(
         DEFAULTS, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(DEFAULTS, f.name), bool)})))
     return rows

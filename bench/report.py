@@ -34,6 +34,7 @@ LOCO_GRIDS = [
     ["rank.import_penalty_factor=0.4,1.0,0.7"],
     ["rank.members_first=true,false"],
     ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
+    ["rank.declaration_factor=0.8,1.0,0.9,0.6"],
 ]
 
 
