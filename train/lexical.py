@@ -2,7 +2,7 @@
 learns to complement.
 
 Per language, one posting list per term (its documents and BM25 weights); a batch of queries is scored by
-adding up the postings of its distinct terms. The formula is the usual Okapi BM25 (k1 1.2, b 0.75).
+adding up the postings of its distinct terms. The formula and constants are codesift's (``codesift.store.bm25``).
 """
 
 from __future__ import annotations
@@ -11,19 +11,21 @@ from collections import Counter
 
 import numpy as np
 
+from codesift.store import bm25
+from codesift.store.bm25 import B, K1
 from codesift.tokenize import tokenize
 
-K1, B = 1.2, 0.75
 MAX_CHARS = 6000  # a long definition's tail adds little but time
 
 
 def idf(df: np.ndarray, n: int) -> np.ndarray:
-    """BM25's idf, never negative: ``log(1 + (n - df + 0.5) / (df + 0.5))``."""
-    return np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+    """codesift's BM25 idf (:func:`codesift.store.bm25.idf`) over an array of document frequencies."""
+    return np.vectorize(bm25.idf, otypes=[np.float32])(df, n)
 
 
 def saturate(tf: np.ndarray, length: np.ndarray, avg: float) -> np.ndarray:
-    """BM25's term-frequency part: ``tf (k1 + 1) / (tf + k1 (1 - b + b len / avg))``."""
+    """BM25's term-frequency part, ``tf (k1 + 1) / (tf + k1 (1 - b + b len / avg))``, over arrays (exact
+    lengths: :func:`codesift.store.bm25.saturated_tf` quantises them as tantivy stores them)."""
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg))
 
 

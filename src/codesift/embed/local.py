@@ -164,16 +164,11 @@ def configured_id(name: str | None = None, path: Path | None = None) -> str:
     info = local_model(name)
     if not os.environ.get("CODESIFT_MODEL_PATH"):
         return info.model_id
-    path = path or model_files(info)[0]
-    return f"file:{path.name}:{_content_key(path)}"
+    return file_model_id(path or model_files(info)[0])
 
 
-def configured_query_id(name: str | None = None) -> str:
-    """The id of what embeds queries: a ``CODESIFT_QUERY_MODEL_PATH`` file's (by content), else the
-    document model's (:func:`configured_id`)."""
-    if not os.environ.get("CODESIFT_QUERY_MODEL_PATH"):
-        return configured_id(name)
-    path = query_model_file(local_model(name))
+def file_model_id(path: Path) -> str:
+    """The id of an ONNX file run by path (an override): its name and a key of its content."""
     return f"file:{path.name}:{_content_key(path)}"
 
 
@@ -195,7 +190,8 @@ class MiniLMEmbedder:
         model_path, tok_path = model_files(info)
         query_path = query_model_file(info)
         self.model_id = configured_id(model, model_path)
-        self.query_model_id = configured_query_id(model)
+        # What embeds queries: the document model, or a CODESIFT_QUERY_MODEL_PATH tower under its own id.
+        self.query_model_id = self.model_id if query_path == model_path else file_model_id(query_path)
         self._tokenizer = Tokenizer.from_file(str(tok_path))
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer.no_padding()
