@@ -33,9 +33,9 @@ class KeywordNegativeSampler:
             for start in range(0, len(ids), 512):
                 rows = ids[start:start + 512]
                 scores = lex.scores([pairs[i]["q"] for i in rows], lang)
-                for row, i in zip(rows, scores):
-                    order = np.argsort(-i)[: TOP + 8]
-                    keep = [ids[j] for j in order if i[j] > 0 and pairs[ids[j]]["code"] != pairs[row]["code"]
+                for row, score in zip(rows, scores):
+                    order = np.argsort(-score)[: TOP + 8]
+                    keep = [ids[j] for j in order if score[j] > 0 and pairs[ids[j]]["code"] != pairs[row]["code"]
                             and pairs[ids[j]]["q"] != pairs[row]["q"]][:TOP]
                     self.best[id(pairs[row])] = keep
 
