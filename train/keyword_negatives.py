@@ -14,6 +14,7 @@ import random
 import numpy as np
 
 from lexical import Lexical
+from pairs import any_other
 
 TOP = 3  # a pair's negative is drawn from its best TOP keyword matches (not always the same one)
 
@@ -44,7 +45,4 @@ class KeywordNegativeSampler:
         best = self.best.get(id(pair))
         if best:
             return self.pairs[self.rng.choice(best)]
-        while True:
-            other = self.pairs[self.rng.randrange(len(self.pairs))]
-            if other["code"] != pair["code"]:
-                return other
+        return any_other(self.pairs, pair, self.rng)

@@ -150,10 +150,15 @@ class NegativeSampler:
             others = [i for i in group if self.pairs[i]["code"] != pair["code"]]
             if others:
                 return self.pairs[self.rng.choice(others)]
-        while True:
-            other = self.pairs[self.rng.randrange(len(self.pairs))]
-            if other["code"] != pair["code"]:
-                return other
+        return any_other(self.pairs, pair, self.rng)
+
+
+def any_other(pairs: list[dict], pair: dict, rng: random.Random) -> dict:
+    """A random pair of ``pairs`` with other code than ``pair``'s: the negative samplers' last resort."""
+    while True:
+        other = pairs[rng.randrange(len(pairs))]
+        if other["code"] != pair["code"]:
+            return other
 
 
 class ProseSampler:
