@@ -113,3 +113,45 @@ def test_module_code():
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     # `const api = {` is module code; its lone `};` is punctuation and dropped
     assert modules == [(1, 2), (44, 44), (48, 48), (53, 53)]
+
+
+DEFINING_CALLS = """\
+/** The protocol, honouring X-Forwarded-Proto behind a trusted proxy. */
+defineGetter(req, 'protocol', function protocol() {
+  return this.get('X-Forwarded-Proto') || 'http';
+});
+
+Object.defineProperty(exports, 'version', { get: function () { return '1.0'; } });
+
+app.use(function logger(req, res, next) {
+  next();
+});
+
+describe('router', function () {
+  it('routes', function () {});
+});
+
+emitter.on('data', (chunk) => {
+  console.log(chunk);
+});
+
+function outer() {
+  defineGetter(req, 'inner', function inner() { return 1; });
+}
+"""
+
+
+def test_module_level_calls_that_define_a_named_function():
+    chunks = extract_chunks(DEFINING_CALLS, "javascript", "lib/request.js")
+    defs = {c.qualified_name: (c.kind, c.start_line, c.end_line) for c in chunks if c.kind != "module"}
+    # define(obj, 'name', fn) is obj.name; any other call's named function expression is its name
+    assert defs["req.protocol"] == ("method", 2, 4)
+    assert defs["logger"] == ("function", 8, 10)
+    protocol = next(c for c in chunks if c.qualified_name == "req.protocol")
+    assert protocol.parent == "req"
+    assert protocol.docstring == "The protocol, honouring X-Forwarded-Proto behind a trusted proxy."
+    # anonymous callbacks after a bare string define nothing (test suites, event handlers), and a call
+    # inside a function is part of that function
+    assert not any(q.startswith(("router", "routes", "data", "inner")) for q in defs)
+    assert defs["outer"] == ("function", 20, 22)
+    assert "req.inner" not in defs

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 # 3: the dense model reads camelCase split into words (``model_text.embed_text``): every chunk re-embeds.
 # 4: a chunk longer than the model's window is embedded as its head and the vocabulary of the rest
 #    (``model_text.embed_text``): those chunks re-embed.
-PARSER_VERSION = "4"
+# 5: JavaScript/TypeScript module-level calls defining a named function (``defineGetter(req, 'ip',
+#    function ip() {...})``) are definitions.
+PARSER_VERSION = "5"
 
 
 @dataclass(slots=True)

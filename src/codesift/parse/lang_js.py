@@ -2,7 +2,9 @@
 
 Besides declarations this recognises the assignment forms JS code is full of:
 ``const f = () => ...``, ``exports.f = function``, ``Foo.prototype.f = function``, class fields
-holding arrows, object-literal functions, and Express-style ``app.get('/x', handler)`` routes.
+holding arrows, object-literal functions, Express-style ``app.get('/x', handler)`` routes, and
+module-level calls that define a property from a function (``defineGetter(req, 'protocol', function
+protocol() {...})``, ``app.use(function logger(req, res, next) {...})``).
 """
 
 from __future__ import annotations
@@ -161,6 +163,36 @@ def _express_route(node: Node) -> Def | None:
                route=route)  # fmt: skip
 
 
+def _defining_call(node: Node) -> Def | None:
+    """A statement-level call at module scope whose function argument defines something with a name:
+    ``define(obj, 'name', function ...)`` is ``obj.name``; any other call's *named* function expression is
+    that name. An anonymous callback after a string alone (``describe('x', () => ...)``,
+    ``emitter.on('data', fn)``) defines nothing."""
+    stmt = node.parent
+    if stmt is None or stmt.type != "expression_statement" or stmt.parent is None or stmt.parent.type != "program":
+        return None
+    args = node.child_by_field_name("arguments")
+    values = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    fn = next((v for v in reversed(values) if v.type in FUNCTION_VALUES), None)
+    if fn is None:
+        return None
+    before = values[: values.index(fn)]
+    own = text(fn.child_by_field_name("name"))
+    parent = None
+    if len(before) >= 2 and before[-2].type in ("identifier", "member_expression") and _string_arg(before[-1]):
+        key = _string_arg(before[-1]) or ""
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", key) and re.fullmatch(r"[\w$.]+", text(before[-2])):
+            parent, own = text(before[-2]), key
+    if not own:
+        return None
+    return Def(node, "function", own, body=fn.child_by_field_name("body"), outer=stmt, parent=parent)
+
+
+def _call(node: Node) -> Def | None:
+    """A route (:func:`_express_route`), else a defining call (:func:`_defining_call`)."""
+    return _express_route(node) or _defining_call(node)
+
+
 _KINDS = {
     "function_declaration": "function",
     "generator_function_declaration": "function",
@@ -178,7 +210,7 @@ _CUSTOM = {
     "public_field_definition": _field,
     "pair": _pair,
     "method_definition": _method,
-    "call_expression": _express_route,
+    "call_expression": _call,
 }
 
 JS_SPEC = LangSpec(
