@@ -98,3 +98,23 @@ def test_nestjs_route():
     defs = _defs()
     assert defs["UsersController.findOne"].route == "GET /users/:id"
     assert defs["UsersController"].route is None
+
+
+def test_const_made_by_calling_a_function_on_a_function():
+    src = """\
+export const handler = defineEventHandler(async (event) => {
+  return { ok: true };
+});
+
+const save = debounce(function save() { write(); }, 100);
+
+const router = createRouter();
+const doubled = items.map((x) => x * 2);
+"""
+    chunks = extract_chunks(src, "typescript", "server/api/hello.ts")
+    defs = {c.qualified_name: (c.kind, c.start_line, c.end_line) for c in chunks if c.kind != "module"}
+    assert defs == {"handler": ("function", 1, 3), "save": ("function", 5, 5)}
+    handler = next(c for c in chunks if c.qualified_name == "handler")
+    assert handler.signature == "export const handler = defineEventHandler(async (event)"
+    # a call without a function argument, or a method call on data, stays module code
+    assert [(c.start_line, c.end_line) for c in chunks if c.kind == "module"] == [(7, 8)]

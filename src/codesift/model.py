@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 #    (``model_text.embed_text``): those chunks re-embed.
 # 5: JavaScript/TypeScript module-level calls defining a named function (``defineGetter(req, 'ip',
 #    function ip() {...})``) are definitions.
-PARSER_VERSION = "5"
+# 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).
+PARSER_VERSION = "6"
 
 
 @dataclass(slots=True)

@@ -2,9 +2,11 @@
 
 Besides declarations this recognises the assignment forms JS code is full of:
 ``const f = () => ...``, ``exports.f = function``, ``Foo.prototype.f = function``, class fields
-holding arrows, object-literal functions, Express-style ``app.get('/x', handler)`` routes, and
-module-level calls that define a property from a function (``defineGetter(req, 'protocol', function
-protocol() {...})``, ``app.use(function logger(req, res, next) {...})``).
+holding arrows, consts made by calling a plain function on a function (``const h =
+defineEventHandler(async (event) => ...)``), object-literal functions, Express-style
+``app.get('/x', handler)`` routes, and module-level calls that define a property from a function
+(``defineGetter(req, 'protocol', function protocol() {...})``, ``app.use(function logger(req, res,
+next) {...})``).
 """
 
 from __future__ import annotations
@@ -32,10 +34,15 @@ def _unwrap(value: Node | None) -> Node | None:
     while value is not None and value.type in ("parenthesized_expression", "as_expression"):
         value = value.named_children[0] if value.named_child_count else None
     if value is not None and value.type == "call_expression":
-        callee = text(value.child_by_field_name("function"))
+        function = value.child_by_field_name("function")
+        callee = text(function)
         args = value.child_by_field_name("arguments")
         if callee in _WRAPPING_CALLS and args is not None and args.named_child_count:
             return _unwrap(args.named_children[0])
+        # ``defineEventHandler(async (event) => ...)``, ``debounce(function save() {...}, 100)``: a plain
+        # function called on a function makes one (a method call such as ``items.map(fn)`` makes data).
+        if function is not None and function.type == "identifier" and args is not None:
+            return next((a for a in args.named_children if a.type in FUNCTION_VALUES), None)
         return None
     return value
 
