@@ -45,3 +45,17 @@ def test_a_prose_negative_is_a_markdown_section_of_its_own_source_sentences():
     assert numbers <= set(range(6)) and len(numbers) >= 3  # only sentences of the same source
     never_own = pairs.ProseSampler(data, seed=0, own_share=0.0)
     assert all("number 0 " not in never_own.section(data[0]) for _ in range(20))
+
+
+def test_a_hard_negative_is_from_the_same_file_and_never_an_overload():
+    same = {"src": "lib@1", "path": "a.java", "lang": "java"}
+    data = [
+        {**same, "q": "Returns the type name.", "code": "TypeName get(Type t) {}", "name": "get"},
+        {**same, "q": "Returns the type name.", "code": "TypeName get(TypeMirror m) {}", "name": "get"},
+        {**same, "q": "Writes the file.", "code": "void writeTo(Path p) {}", "name": "writeTo"},
+        {"src": "lib@1", "path": "b.java", "lang": "java", "q": "Parses it.", "code": "void parse() {}", "name": "parse"},
+    ]
+    sampler = pairs.NegativeSampler(data, seed=0)
+    for _ in range(20):
+        assert sampler.pick(data[0]) is data[2]  # the same file's other method, not the overload
+    assert sampler.pick(data[3])["path"] == "a.java"  # alone in its file: the same source package

@@ -134,7 +134,8 @@ def batches(pairs: list[dict], size: int, seed: int) -> Iterator[list[dict]]:
 
 class NegativeSampler:
     """A hard negative for a pair: another definition from the same file, else from the same source
-    package (same vocabulary and style, another meaning), else any other pair."""
+    package (same vocabulary and style, another meaning), else any other pair — never one with the same
+    doc sentence (an overload: the sentence describes it as well)."""
 
     def __init__(self, pairs: list[dict], seed: int) -> None:
         self.rng = random.Random(seed + 1)
@@ -147,7 +148,7 @@ class NegativeSampler:
 
     def pick(self, pair: dict) -> dict:
         for group in (self.by_file.get((pair["src"], pair["path"]), []), self.by_src.get(pair["src"], [])):
-            others = [i for i in group if self.pairs[i]["code"] != pair["code"]]
+            others = [i for i in group if self.pairs[i]["code"] != pair["code"] and self.pairs[i]["q"] != pair["q"]]
             if others:
                 return self.pairs[self.rng.choice(others)]
         return any_other(self.pairs, pair, self.rng)
