@@ -71,3 +71,37 @@ def test_go_definitions():
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     # `type (` opens a group; its lone `)` is punctuation and dropped
     assert modules == [(1, 1), (3, 6), (8, 9), (21, 21)]
+
+
+def test_package_level_function_variables():
+    src = """\
+package cli
+
+// OsExiter exits the process; tests replace it.
+var OsExiter = func(code int) {
+	os.Exit(code)
+}
+
+var (
+	Version = "1.0"
+	logf    = func(format string, a ...any) { fmt.Printf(format, a...) }
+)
+
+var x, y = func() {}, 2
+
+func run() {
+	var inner = func() {}
+	inner()
+}
+"""
+    chunks = extract_chunks(src, "go", "cli.go")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    assert {q: (c.kind, c.start_line, c.end_line) for q, c in defs.items()} == {
+        "OsExiter": ("function", 4, 6),
+        "logf": ("function", 10, 10),
+        "run": ("function", 15, 18),  # a function variable inside a function stays part of it
+    }
+    assert defs["OsExiter"].signature == "var OsExiter = func(code int)"
+    assert defs["OsExiter"].docstring == "OsExiter exits the process; tests replace it."
+    # several names or a non-function value: not one function
+    assert not any(c.qualified_name in ("x", "y", "Version") for c in chunks)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 # 5: JavaScript/TypeScript module-level calls defining a named function (``defineGetter(req, 'ip',
 #    function ip() {...})``) are definitions.
 # 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).
-PARSER_VERSION = "6"
+# 7: a Go package-level ``var f = func(...) {...}`` is a function.
+PARSER_VERSION = "7"
 
 
 @dataclass(slots=True)

@@ -40,9 +40,25 @@ def _go_type(node: Node) -> Def | None:
     return Def(node, kind, name, body=body, outer=outer)
 
 
+def _go_var(node: Node) -> Def | None:
+    """``var exit = func(code int) {...}`` at package level: a function under a variable's name (the
+    Go way to make one replaceable, in tests say)."""
+    decl = node.parent.parent if node.parent is not None and node.parent.type == "var_spec_list" else node.parent
+    if decl is None or decl.type != "var_declaration" or decl.parent is None or decl.parent.type != "source_file":
+        return None
+    names = [c for c in node.children_by_field_name("name") if c.type == "identifier"]
+    value = node.child_by_field_name("value")
+    values = [c for c in value.named_children if c.type != "comment"] if value is not None else []
+    if len(names) != 1 or len(values) != 1 or values[0].type != "func_literal":
+        return None
+    outer = decl if node.parent.type == "var_declaration" else None  # `var f = func` owns the `var` line
+    return Def(node, "function", text(names[0]), body=values[0].child_by_field_name("body"), outer=outer)
+
+
 GO_SPEC = LangSpec(
     kinds={"function_declaration": "function"},
-    custom={"method_declaration": _go_method, "type_spec": _go_type, "type_alias": _go_type},
+    custom={"method_declaration": _go_method, "type_spec": _go_type, "type_alias": _go_type,
+            "var_spec": _go_var},
 )
 
 # --- Java -----------------------------------------------------------------------------------
