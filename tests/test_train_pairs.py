@@ -59,3 +59,18 @@ def test_a_hard_negative_is_from_the_same_file_and_never_an_overload():
     for _ in range(20):
         assert sampler.pick(data[0]) is data[2]  # the same file's other method, not the overload
     assert sampler.pick(data[3])["path"] == "a.java"  # alone in its file: the same source package
+
+
+def test_sample_draws_the_asked_share_of_long_definitions(tmp_path):
+    import gzip
+    import json
+
+    rows = [{"q": f"Does {i}.", "code": "x\n" * (40 if i % 4 == 0 else 3), "lang": "go", "name": f"f{i}",
+             "path": "a.go", "src": "m@1"} for i in range(400)]
+    with gzip.open(tmp_path / "pairs-go.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(json.dumps(r) for r in rows))
+    picked = pairs.sample(tmp_path, {"go": 80}, seed=1, long_share=0.5)
+    assert len(picked) == 80 and len({p["name"] for p in picked}) == 80
+    assert sum(p["code"].count("\n") >= pairs.LONG_LINES for p in picked) == 40  # a quarter of the data, half the sample
+    plain = pairs.sample(tmp_path, {"go": 80}, seed=1)
+    assert sum(p["code"].count("\n") >= pairs.LONG_LINES for p in plain) < 35

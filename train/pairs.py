@@ -107,14 +107,29 @@ def query_text(pair: dict, rng: random.Random, overlap_drop: float = 0.0) -> str
     return q
 
 
-def sample(folder: Path, quota: dict[str, int], seed: int) -> list[dict]:
-    """``quota[lang]`` training pairs per language, drawn at random with a fixed seed."""
+LONG_LINES = 20  # a definition longer than this is "long" for ``sample(long_share=...)``
+
+
+def sample(folder: Path, quota: dict[str, int], seed: int, long_share: float | None = None) -> list[dict]:
+    """``quota[lang]`` training pairs per language, drawn at random with a fixed seed.
+
+    ``long_share``: that share of each language's pairs comes from definitions over ``LONG_LINES`` lines
+    (as many as there are), the rest from the shorter ones — the documented functions of the training set
+    are mostly short (median 6–15 lines), the code people ask about is longer."""
     rng = random.Random(seed)
     out: list[dict] = []
     for lang, k in quota.items():
         pairs = read_pairs(folder, "pairs", lang)
         rng.shuffle(pairs)
-        out.extend(pairs[:k])
+        if long_share is None:
+            out.extend(pairs[:k])
+            continue
+        long = [p for p in pairs if p["code"].count("\n") >= LONG_LINES]
+        short = [p for p in pairs if p["code"].count("\n") < LONG_LINES]
+        n_long = min(len(long), round(k * long_share))
+        picked = long[:n_long] + short[: k - n_long]
+        rng.shuffle(picked)
+        out.extend(picked)
     return out
 
 

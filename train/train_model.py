@@ -56,6 +56,8 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=20.0, help="similarity scale (1/temperature)")
     ap.add_argument("--minutes", type=float, default=0, help="stop after this wall time (0: one epoch)")
     ap.add_argument("--quota-scale", type=float, default=1.0, help="multiply every language's quota")
+    ap.add_argument("--long-share", type=float, default=None,
+                    help="share of each language's pairs drawn from definitions over 20 lines")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--time-schedule", action="store_true",
@@ -81,7 +83,7 @@ def main() -> None:
     model.train()
 
     quota = {k: int(v * args.quota_scale) for k, v in QUOTA.items()}
-    pairs = sample(args.data, quota, args.seed)
+    pairs = sample(args.data, quota, args.seed, args.long_share)
     plan = list(batches(pairs, args.batch, args.seed))
     steps = len(plan)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -134,7 +136,7 @@ def main() -> None:
     tok.save_pretrained(args.out / "model")
     meta = {"base": "sentence-transformers/all-MiniLM-L6-v2", "pairs_seen": done * args.batch,
             "steps": done, "planned_steps": steps, "batch": args.batch, "lr": args.lr, "scale": args.scale,
-            "quota": quota, "seed": args.seed, "time_schedule": args.time_schedule,
+            "quota": quota, "long_share": args.long_share, "seed": args.seed, "time_schedule": args.time_schedule,
             "hard_negatives": args.hard_negatives, "keyword_negatives": args.keyword_negatives, "overlap_drop": args.overlap_drop,
             "prose_negatives": args.prose_negatives, "minutes": round((time.time() - start) / 60, 1),
             "device": device, "threads": torch.get_num_threads()}
