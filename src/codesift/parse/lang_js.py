@@ -141,16 +141,21 @@ def _string_arg(node: Node) -> str | None:
     return None
 
 
+def _arg_values(call: Node) -> list[Node]:
+    """A call's arguments, comments left out."""
+    args = call.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
+
+
 def _express_route(node: Node) -> Def | None:
     """``app.get('/x', function (req, res) {...})`` -> a function chunk with ``route``."""
     callee = node.child_by_field_name("function")
-    args = node.child_by_field_name("arguments")
-    if callee is None or callee.type != "member_expression" or args is None:
+    if callee is None or callee.type != "member_expression" or node.child_by_field_name("arguments") is None:
         return None
     verb = _ROUTE_VERBS.get(text(callee.child_by_field_name("property")))
     if verb is None or not _ROUTER_OBJECT.search(text(callee.child_by_field_name("object"))):
         return None
-    values = [a for a in args.named_children if a.type != "comment"]
+    values = _arg_values(node)
     if len(values) < 2:
         return None
     path = _string_arg(values[0])
@@ -178,15 +183,14 @@ def _defining_call(node: Node) -> Def | None:
     stmt = node.parent
     if stmt is None or stmt.type != "expression_statement" or stmt.parent is None or stmt.parent.type != "program":
         return None
-    args = node.child_by_field_name("arguments")
-    values = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-    fn = next((v for v in reversed(values) if v.type in FUNCTION_VALUES), None)
-    if fn is None:
+    values = _arg_values(node)
+    at = next((i for i in range(len(values) - 1, -1, -1) if values[i].type in FUNCTION_VALUES), None)
+    if at is None:
         return None
-    before = values[: values.index(fn)]
+    fn, before = values[at], values[:at]
     own = text(fn.child_by_field_name("name"))
     parent = None
-    if len(before) >= 2 and before[-2].type in ("identifier", "member_expression") and _string_arg(before[-1]):
+    if len(before) >= 2 and before[-2].type in ("identifier", "member_expression"):
         key = _string_arg(before[-1]) or ""
         if re.fullmatch(r"[A-Za-z_$][\w$]*", key) and re.fullmatch(r"[\w$.]+", text(before[-2])):
             parent, own = text(before[-2]), key
