@@ -166,7 +166,7 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=["keyword", "semantic", "hybrid"])
     ap.add_argument("--sets", nargs="+", default=["handwritten", "docstring"], choices=list(FOLDERS))
     ap.add_argument("--corpora", nargs="*")
-    ap.add_argument("--set", dest="overrides", nargs="*", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--set", dest="overrides", nargs="*", action="extend", default=[], metavar="KEY=VALUE")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--coverage", type=float, help="search as if only this share of chunks were embedded")
     args = ap.parse_args()
