@@ -184,6 +184,20 @@ def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):
         assert again.search("rebuild_auth", mode="keyword").results[0].name == "rebuild_auth"
 
 
+def test_keyword_index_refilled_when_its_folder_is_lost(keyword_index, repo):
+    import shutil
+
+    keyword_index.close()
+    shutil.rmtree(repo / ".codesift" / "keyword")  # deleted by hand, or lost with a disk cleanup
+    query = "strip credentials when a redirect leaves the host"
+    with Index(repo) as again:  # a search alone repairs it: no update needed
+        assert "rebuild_auth" in {r.name for r in again.search(query, mode="keyword").results}
+    shutil.rmtree(repo / ".codesift" / "keyword")
+    with Index(repo) as again:
+        again.update(embed=False)  # an update that changes nothing leaves no empty index behind
+        assert "rebuild_auth" in {r.name for r in again.search(query, mode="keyword").results}
+
+
 def test_bad_arguments(index):
     with pytest.raises(ValueError):
         index.search("x", mode="fuzzy")

@@ -81,7 +81,11 @@ class Index(DenseSide):
             self.store = MetaStore(self.folder / "meta.db")
         self._check_schema()
         self.keyword = KeywordIndex(self.folder / "keyword") if self.remote is None else None  # type: ignore[assignment]
-        if self.keyword is not None and self.keyword.recreated:
+        # An index replaced for an older schema, or lost (its folder deleted by hand): refilled from SQLite,
+        # which holds every chunk's text. A writer marks the index dirty before it writes, so an empty
+        # keyword index beside stored chunks is never one being filled.
+        if self.keyword is not None and (self.keyword.recreated or (
+                self.keyword.num_docs() == 0 and self.store.chunk_count() > 0)):
             self.store.set_meta("keyword_dirty", "1")
             self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
