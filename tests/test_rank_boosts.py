@@ -92,6 +92,19 @@ def test_name_match_takes_qualified_names_in_every_syntax():
     assert m("Point::new", "old", "Point.old") == 0.0
 
 
+def test_name_match_tells_ruby_suffixes_from_punctuation():
+    from codesift.rank.shape import identifier_words
+
+    def m(query: str, name: str, qual: str) -> float:
+        return boosts.name_match(identifier_words(query), name, qual, "lib/thor.rb")
+
+    assert m("check_unknown_options!", "check_unknown_options!", "Thor.check_unknown_options!") == 1.0
+    assert m("check_unknown_options!", "check_unknown_options", "Thor.check_unknown_options") == 0.9
+    assert m("check_unknown_options!", "check_unknown_options?", "Thor.check_unknown_options?") == 0.6
+    assert m("where is rebuild_auth?", "rebuild_auth", "Session.rebuild_auth") == 0.9
+    assert m("Basic#yes?", "yes?", "Thor.Shell.Basic.yes?") == 1.0
+
+
 IMPORT_BLOCKS = {
     "python": "import os\nfrom typing import (\n    Any,\n    Dict,\n)\n\nlog = logging.getLogger(__name__)\n",
     "go": 'package cli\n\nimport (\n\t"fmt"\n\tyaml "gopkg.in/yaml.v3"\n)\n',

@@ -32,3 +32,14 @@ def test_identifier_detection():
 
 def test_identifier_words_strip_quotes_and_parens():
     assert identifier_words("who calls `parse_args()` here") == ["parse_args"]
+
+
+def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
+    assert identifier_words("check_unknown_options!") == ["check_unknown_options!"]
+    assert identifier_words("Shell::Basic#yes?") == ["Shell.Basic.yes?"]
+    assert identifier_words("where is rebuild_auth?") == ["rebuild_auth?"]  # told apart by boosts.name_match
+    assert identifier_words("who calls parse()?") == ["parse"]
+    assert identifier_words('is it "parse_args". or `Session.send`,') == ["parse_args", "Session.send"]
+    assert classify("check_unknown_options!") == QueryShape.IDENTIFIER
+    # a plain word before a question mark is still a word
+    assert not looks_like_identifier("followed?") and classify("where are redirects followed?") == QueryShape.NATURAL_LANGUAGE

@@ -11,6 +11,9 @@ def test_find_symbol_exact_prefix_hump_substring(index):
         ("SessionRedirectMixin.rebuild_auth", 14, "exact")]
     assert index.find_symbol("SessionRedirectMixin.rebuild_auth", exact=True)[0]["name"] == "rebuild_auth"
     assert index.find_symbol("Mixin.rebuild_auth", exact=True) == []
+    for spelled in ("SessionRedirectMixin::rebuild_auth", "SessionRedirectMixin#rebuild_auth",
+                    "SessionRedirectMixin->rebuild_auth"):  # Rust/C++, Ruby, PHP qualifier syntax
+        assert index.find_symbol(spelled, exact=True)[0]["qualified_name"] == "SessionRedirectMixin.rebuild_auth"
     prefix = index.find_symbol("resolve_")
     assert prefix[0]["name"] == "resolve_redirects" and prefix[0]["match"] == "prefix"
     hump = index.find_symbol("RCJ")

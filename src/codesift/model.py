@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -16,6 +17,14 @@ from dataclasses import dataclass, field
 # 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).
 # 7: a Go package-level ``var f = func(...) {...}`` is a function.
 PARSER_VERSION = "7"
+
+_QUALIFIER = re.compile(r"::|->|#")
+
+
+def dotted(name: str) -> str:
+    """``name`` with every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``)
+    written as a dot, the separator of codesift's qualified names."""
+    return _QUALIFIER.sub(".", name)
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.boosts import is_prose
 from .rank.pipeline import label
-from .rank.shape import DEFAULT_WEIGHTS, QueryShape, classify, identifier_words
+from .rank.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, classify, identifier_words
 from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
 
@@ -206,7 +206,8 @@ def run_search(
     # still be embedding the query on another thread).
     named: list[int] = []
     if params.rank.name_match:
-        named = store.ids_by_name(identifier_words(query), filters)
+        idents = identifier_words(query)
+        named = store.ids_by_name([*idents, *map(bare_name, idents)], filters)
     wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
     prefilter = getattr(vectors, "prefilter", None)
     if wants_vectors and prefilter is not None:

@@ -110,7 +110,7 @@ def query_wants_tests(query: str) -> bool:
 def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "") -> float:
     """1.0 when a query identifier is the symbol's name (case-insensitive), its qualified name or tail,
     or ``qualifier.name`` where the qualifier is the file's folder or stem (Go ``pkg.Func``, Python
-    ``module.func``); 0.6 when it has the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or
+    ``module.func``); 0.9 when it is one of those but for a trailing ``?``/``!``; 0.6 when it has the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or
     only its last part is the name; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
@@ -121,17 +121,21 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
         li = ident.lower()
         if li == lname or li == lqual or lqual.endswith("." + li):
             return 1.0
+        bare = li.rstrip("?!")  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
+        if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
+            best = max(best, 0.9)
+            continue
         qualifier, dot, last = li.rpartition(".")
         if dot and last == lname:
             where = [p.lower() for p in path.split("/")]
             if where and qualifier.rsplit(".", 1)[-1] in (*where[:-1], where[-1].split(".", 1)[0]):
                 return 1.0
-            best = 0.6
+            best = max(best, 0.6)
         else:
             if parts is None:
                 parts = split_identifier(name)
             if parts and split_identifier(ident) == parts:
-                best = 0.6
+                best = max(best, 0.6)
     return best
 
 

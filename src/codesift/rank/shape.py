@@ -9,9 +9,13 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from ..model import dotted
+
 _WORD = re.compile(r"[^\s]+")
+# A trailing ``?`` or ``!`` is part of the name in Ruby (``empty?``, ``save!``) and a sentence's punctuation
+# elsewhere (``who calls parse_args?``): both are kept here and told apart by ``boosts.name_match``.
 _IDENTISH = re.compile(
-    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*(?:\(\))?$"
+    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*[?!]?(?:\(\))?$"
 )
 
 
@@ -40,10 +44,10 @@ DEFAULT_WEIGHTS: dict[QueryShape, tuple[float, float]] = {
 
 def looks_like_identifier(word: str) -> bool:
     """snake_case, camelCase, PascalCase with an inner capital, dotted paths, ``foo()``, ``__init__``."""
-    word = word.strip("`'\",;:")
+    word = _clean(word)
     if not _IDENTISH.match(word):
         return False
-    core = word.rstrip("()")
+    core = word.rstrip("()").rstrip("?!")
     return (
         "_" in core
         or any(sep in core for sep in (".", "::", "->", "#"))
@@ -52,15 +56,23 @@ def looks_like_identifier(word: str) -> bool:
     )
 
 
-_QUALIFIER = re.compile(r"::|->|#")
-
-
 def identifier_words(query: str) -> list[str]:
     """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens, with
     every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``) written
     as a dot, the separator of codesift's qualified names."""
-    return [_QUALIFIER.sub(".", w.strip("`'\",;:").rstrip("()")) for w in _WORD.findall(query)
-            if looks_like_identifier(w)]
+    return [dotted(_clean(w).rstrip("()")) for w in _WORD.findall(query) if looks_like_identifier(w)]
+
+
+def bare_name(identifier: str) -> str:
+    """``identifier`` without a trailing ``?``/``!`` (Ruby's predicate and bang names, or punctuation)."""
+    return identifier.rstrip("?!")
+
+
+def _clean(word: str) -> str:
+    """A query word without quotes and sentence punctuation around it (``"parse_args".`` → ``parse_args``;
+    ``parse()?`` → ``parse()``)."""
+    word = word.strip("`'\",;:").rstrip(".").strip("`'\",;:")
+    return word[:-1] if word[-3:-1] == "()" and word[-1] in "?!" else word
 
 
 def classify(query: str) -> QueryShape:

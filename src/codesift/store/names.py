@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import sqlite3
 
+from ..model import dotted as dotted_name
+
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 NON_SYMBOL_KINDS = ("module", "window", "section")
 
@@ -97,7 +99,7 @@ def lookup(
                 seen.add(cid)
                 out.append((cid, match))
 
-    dotted = q.replace("::", ".")
+    dotted = dotted_name(q)
     last = dotted.rsplit(".", 1)[-1]
     rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
     if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..search import Filters
+from ..model import dotted
 from .context import ContextError, answer_window, symbol_info
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,7 +27,7 @@ def _rows(ws: "Workspace", rel: str) -> list["ChunkRecord"]:
 
 def _symbol(rows: list["ChunkRecord"], rel: str, symbol_name: str) -> "ChunkRecord":
     defs = [r for r in rows if r.kind not in NOT_SYMBOLS]
-    want = symbol_name.replace("::", ".")
+    want = dotted(symbol_name)
     matches = ([r for r in defs if r.qualified_name == want] or [r for r in defs if r.name == want]
                or [r for r in defs if r.qualified_name.endswith("." + want)])
     if not matches:

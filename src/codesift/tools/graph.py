@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..languages import language_for
 from ..limits import InputError, check_name
+from ..model import dotted
 from .symbols import find_symbol
 from .targets import UNRESOLVED, Resolver, Scope, labels
 from .usages import _around, _bases_lookup, _in_tests, _lines, _reader, _returns_lookup, find_usages, service_prefixes
@@ -36,7 +37,7 @@ MAX_DEFINITIONS = 20  # definitions of one name whose bodies callees reads
 def _split(symbol_name: str) -> tuple[str, str]:
     """(the name as given, its last component): ``Session.send`` → ``send``."""
     symbol_name = check_name(symbol_name)
-    name = symbol_name.replace("::", ".").rsplit(".", 1)[-1].strip()
+    name = dotted(symbol_name).rsplit(".", 1)[-1].strip()
     if not name:
         raise InputError(f"{symbol_name!r} ends without a name: give one, e.g. 'rebuild_auth' or 'Session.get'")
     return symbol_name, name

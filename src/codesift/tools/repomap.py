@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..filters import _split
+from ..model import dotted
 from ..rank.boosts import is_example_path, is_test_path
 from .markdown_graph import render_map
 from .refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
@@ -47,10 +48,10 @@ def _focus(ws: "Workspace", graph: Graph, focus: list[str]) -> tuple[set[int], d
                 if path.startswith(folder):
                     hits.update(members)
         if not hits and not is_file:
-            name = item.replace("::", ".")
+            name = dotted(item)
             short = name.rsplit(".", 1)[-1]
             hits = {i for i, node in enumerate(graph.nodes)
-                    if node.name == short and (name == short or node.qualified_name.replace("::", ".") == name
+                    if node.name == short and (name == short or dotted(node.qualified_name) == name
                                                or node.qualified_name.endswith("." + name))}
         defs = sum(1 for i in hits if i < len(graph.nodes))
         matched[raw] = defs or (-1 if hits or is_file else 0)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..languages import language_for
 from ..limits import InputError, check_name
+from ..model import dotted
 from ..rank.boosts import is_test_path
 from .context import _read
 from .symbols import find_symbol
@@ -90,7 +91,7 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
                 with_context: bool = True) -> dict[str, object]:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
     symbol_name = check_name(symbol_name)  # empty or too long: the same error as on the CLI and MCP
-    name = symbol_name.replace("::", ".").rsplit(".", 1)[-1].strip()
+    name = dotted(symbol_name).rsplit(".", 1)[-1].strip()
     if not name:
         raise InputError(f"{symbol_name!r} ends without a name: give one, e.g. 'rebuild_auth' or 'Session.get'")
     if limit <= 0:
