@@ -84,6 +84,27 @@ def test_identifier_query_prefers_the_implementation_among_namesakes():
     assert out[0].chunk_id == 1  # switched off: fused order
 
 
+def test_a_one_word_query_is_a_name_spelled_as_written():
+    def two():  # requests: class Session and the function session() returning one, which ranks higher
+        return [
+            Candidate(1, "src/sessions.py", "session", "session", "function", "python", 908, 915,
+                      "def session():\n    return Session()", score=2 * UNIT),
+            Candidate(2, "src/sessions.py", "Session", "Session", "class", "python", 395, 900,
+                      "class Session:\n" + "    x = 1\n" * 500, score=1.8 * UNIT),
+            Candidate(3, "src/sessions.py", "merge_setting", "merge_setting", "function", "python", 76, 100,
+                      "def merge_setting(a, b):\n    return Session" + " " * 80, score=2.2 * UNIT),
+        ]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(two(), "Session", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)
+    assert [c.chunk_id for c in out][:2] == [2, 1]
+    assert out[0].also_defined == ["src/sessions.py:908 function session"]
+    out, _ = rank(two(), "session", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)
+    assert [c.chunk_id for c in out][:2] == [1, 2]
+    out, _ = rank(two(), "merge", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)  # no symbol named so
+    assert out[0].chunk_id == 3 and not any("name_match" in c.explain for c in out)
+
+
 def test_a_rust_type_beats_its_impl_block_for_its_name():
     cands = [
         Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,

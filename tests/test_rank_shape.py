@@ -34,6 +34,14 @@ def test_identifier_words_strip_quotes_and_parens():
     assert identifier_words("who calls `parse_args()` here") == ["parse_args"]
 
 
+def test_a_one_word_query_may_be_a_name():
+    assert identifier_words("Session") == ["Session"]
+    assert identifier_words("merge.") == ["merge"]
+    assert identifier_words("merge cookies") == []  # two plain words are words
+    assert identifier_words("a-b") == [] and identifier_words("42") == []
+    assert classify("Session") == QueryShape.SINGLE_WORD  # the shape (RRF weights) is unchanged
+
+
 def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert identifier_words("check_unknown_options!") == ["check_unknown_options!"]
     assert identifier_words("Shell::Basic#yes?") == ["Shell.Basic.yes?"]

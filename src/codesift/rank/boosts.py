@@ -144,10 +144,11 @@ TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
 
 
-def namesakes(cands: list[Candidate]) -> dict[int, list[Candidate]]:
-    """Per name defined more than once among ``cands``: the implementation's chunk id → the other
-    definitions. The implementation is not a type-only declaration, not a Rust ``impl`` block of the
-    type, not test code, then the longest body."""
+def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> dict[int, list[Candidate]]:
+    """Per name defined more than once among ``cands`` (case aside): the implementation's chunk id → the
+    other definitions. The implementation is spelled as the query spells it (``Session`` the class,
+    ``session`` the function) when one is, then not a type-only declaration, not a Rust ``impl`` block of
+    the type, not test code, then the longest body."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
@@ -156,7 +157,7 @@ def namesakes(cands: list[Candidate]) -> dict[int, list[Candidate]]:
         if len(group) < 2:
             continue
         best = max(group, key=lambda c: (
-            c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
+            c.name in spelled, c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
             not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
             c.end_line - c.start_line, -c.chunk_id,
         ))

@@ -113,7 +113,8 @@ def rank(
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
         by_id = {c.chunk_id: c for c in cands}
-        for best, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0]).items():
+        spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
+        for best, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0], spelled).items():
             by_id[best].also_defined = [f"{o.path}:{o.start_line} {o.kind} {o.qualified_name}" for o in others]
             for o in others:
                 matches[o.chunk_id] *= settings.namesake_factor

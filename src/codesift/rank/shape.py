@@ -59,8 +59,12 @@ def looks_like_identifier(word: str) -> bool:
 def identifier_words(query: str) -> list[str]:
     """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens, with
     every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``) written
-    as a dot, the separator of codesift's qualified names."""
-    return [dotted(_clean(w).rstrip("()")) for w in _WORD.findall(query) if looks_like_identifier(w)]
+    as a dot, the separator of codesift's qualified names. A query of one plain word (``Session``,
+    ``merge``) may be a name too: it is the one word then."""
+    words = _WORD.findall(query)
+    if len(words) == 1 and _IDENTISH.match(_clean(words[0])):
+        return [dotted(_clean(words[0]).rstrip("()"))]
+    return [dotted(_clean(w).rstrip("()")) for w in words if looks_like_identifier(w)]
 
 
 def bare_name(identifier: str) -> str:
