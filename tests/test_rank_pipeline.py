@@ -76,8 +76,10 @@ def test_identifier_query_prefers_the_implementation_among_namesakes():
         ]
 
     settings = RankSettings(consolidate=False)
-    out, _ = rank(three(), "createApp", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    out, best = rank(three(), "createApp", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 3  # the longest non-type definition
+    # the bound scores are normalised by (was a chunk id once: every score 0.0, labelled WEAK)
+    assert all(c.score <= best for c in out) and out[0].score > 0.5 * best
     assert out[0].also_defined == ["src/types.ts:1 interface createApp", "src/index.ts:10 function createApp"]
     assert all(not c.also_defined for c in out[1:])
     out, _ = rank(three(), "createApp", replace(settings, namesake_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
@@ -101,6 +103,8 @@ def test_a_one_word_query_is_a_name_spelled_as_written():
     assert out[0].also_defined == ["src/sessions.py:908 function session"]
     out, _ = rank(two(), "session", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)
     assert [c.chunk_id for c in out][:2] == [1, 2]
+    # the other spelling keeps a quarter of the bonus (the namesake factor twice), a same-spelled one half
+    assert out[1].explain["name_match"] == 0.25 * out[0].explain["name_match"]
     out, _ = rank(two(), "merge", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)  # no symbol named so
     assert out[0].chunk_id == 3 and not any("name_match" in c.explain for c in out)
 

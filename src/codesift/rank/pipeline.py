@@ -114,10 +114,14 @@ def rank(
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
-        for best, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0], spelled).items():
-            by_id[best].also_defined = [f"{o.path}:{o.start_line} {o.kind} {o.qualified_name}" for o in others]
+        for impl_id, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0], spelled).items():
+            impl = by_id[impl_id]
+            impl.also_defined = [f"{o.path}:{o.start_line} {o.kind} {o.qualified_name}" for o in others]
             for o in others:
-                matches[o.chunk_id] *= settings.namesake_factor
+                # ``Arg`` typed and the struct ``Arg`` found: ``arg`` is another name in a case-sensitive
+                # language, kept as a lesser alternative (the factor twice)
+                other_name = impl.name in spelled and o.name != impl.name
+                matches[o.chunk_id] *= settings.namesake_factor ** (2 if other_name else 1)
     for c in cands:
         if matches.get(c.chunk_id):
             c.explain["name_match"] = matches[c.chunk_id] * match_weight * rrf_unit
