@@ -198,6 +198,13 @@ def test_keyword_index_refilled_when_its_folder_is_lost(keyword_index, repo):
         assert "rebuild_auth" in {r.name for r in again.search(query, mode="keyword").results}
 
 
+def test_an_alias_qualifier_finds_the_name(keyword_index):
+    top = keyword_index.search("rq.rebuild_auth", mode="keyword").results[0]  # import requests as rq
+    plain = keyword_index.search("rebuild_auth", mode="keyword").results[0]
+    assert top.name == "rebuild_auth" and top.explain["name_match"] == plain.explain["name_match"]  # not 0.6 of it
+    assert keyword_index.search("SessionRedirectMixin.rebuild_auth", mode="keyword").results[0].name == "rebuild_auth"
+
+
 def test_bad_arguments(index):
     with pytest.raises(ValueError):
         index.search("x", mode="fuzzy")

@@ -125,3 +125,13 @@ def test_import_blocks_in_every_language():
     assert not is_import_block("module", "CONSTANT = 3\nDEFAULTS = {'a': 1}\n")
     assert not is_import_block("module", "import os\nx = compute()\ny = other(x)\nz = 3\nprint(z)\n")
     assert not is_import_block("module", "}\n)\n")  # brackets alone are not imports
+
+
+def test_an_import_alias_qualifier_is_dropped():
+    paths = ["src/requests/sessions.py", "v4/classic/schemas.ts"]
+    unknown = frozenset({"z", "vec", "requests", "sessions"})  # qualifiers naming no definition of the index
+    got = boosts.drop_aliases(["z.object", "Vec.new", "requests.get", "sessions.merge_setting", "Point.new"],
+                              unknown, paths)
+    # z and Vec are no folder or file stem either: aliases; requests and sessions are places; Point is defined
+    assert got == ["object", "new", "requests.get", "sessions.merge_setting", "Point.new"]
+    assert boosts.drop_aliases(["z.object"], frozenset(), paths) == ["z.object"]

@@ -205,9 +205,12 @@ def run_search(
     # Everything that does not need the query vector happens before waiting for it (the caller may
     # still be embedding the query on another thread).
     named: list[int] = []
+    unknown: frozenset[str] = frozenset()  # qualifiers that name no definition: ``z`` of ``z.object``
     if params.rank.name_match:
         idents = identifier_words(query)
         named = store.ids_by_name([*idents, *map(bare_name, idents)], filters)
+        quals = {i.rsplit(".", 2)[-2] for i in idents if "." in i}
+        unknown = frozenset(q.lower() for q in quals if not store.ids_by_name([q]))
     wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
     prefilter = getattr(vectors, "prefilter", None)
     if wants_vectors and prefilter is not None:
@@ -247,7 +250,8 @@ def run_search(
     # Recency is measured from the last update, not the wall clock: the same index ranks a query the
     # same way on every call.
     now = float(store.get_meta("last_update", "0") or 0) or None
-    cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now)
+    cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
+                       unknown_qualifiers=unknown)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:

@@ -139,6 +139,25 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     return best
 
 
+def drop_aliases(identifiers: list[str], unknown: frozenset[str], paths: list[str]) -> list[str]:
+    """``identifiers`` with a qualifier that is only an import alias dropped: ``z.object`` is ``object``
+    when ``z`` (in ``unknown``: it names no definition) is no folder or file stem of ``paths`` either —
+    ``np.array``, ``_.debounce``; ``Point::new`` and Go's ``pkg.Func`` keep theirs."""
+    if not unknown:
+        return identifiers
+    places: set[str] = set()
+    for path in paths:
+        parts = path.lower().split("/")
+        places.update(parts[:-1])
+        places.add(parts[-1].split(".", 1)[0])
+    out = []
+    for ident in identifiers:
+        qualifier, dot, last = ident.rpartition(".")
+        q = qualifier.rsplit(".", 1)[-1].lower()
+        out.append(last if dot and q in unknown and q not in places else ident)
+    return out
+
+
 TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 # Definitions that declare data or signatures and run nothing (``RankSettings.declaration_factor``).
 DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})

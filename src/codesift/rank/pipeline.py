@@ -90,13 +90,15 @@ def rank(
     rrf_unit: float,
     max_fused: float,
     now: float | None = None,
+    unknown_qualifiers: frozenset[str] = frozenset(),
 ) -> tuple[list[Candidate], float]:
     """Re-score and re-order fused candidates; returns them with the theoretical maximum score.
 
-    ``rrf_unit`` is 1/(k+1), one rank-1 RRF term; ``max_fused`` the best fused score possible.
+    ``rrf_unit`` is 1/(k+1), one rank-1 RRF term; ``max_fused`` the best fused score possible;
+    ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index.
     """
     now = time.time() if now is None else now
-    idents = identifier_words(query)
+    idents = boosts.drop_aliases(identifier_words(query), unknown_qualifiers, [c.path for c in cands])
     words = boosts.query_words(query)
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
