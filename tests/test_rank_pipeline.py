@@ -109,6 +109,18 @@ def test_a_one_word_query_is_a_name_spelled_as_written():
     assert out[0].chunk_id == 3 and not any("name_match" in c.explain for c in out)
 
 
+def test_a_module_block_named_after_its_file_is_never_the_implementation():
+    cands = [  # a long block of module code, named by its file's stem
+        Candidate(1, "src/discriminatedUnion.ts", "discriminatedUnion", "discriminatedUnion:36", "module",
+                  "typescript", 36, 55, "const kinds = new Map();\n" + "kinds.set(k, v);\n" * 19, score=2 * UNIT),
+        Candidate(2, "src/schemas.ts", "discriminatedUnion", "discriminatedUnion", "function", "typescript", 1245,
+                  1252, "export function discriminatedUnion(d, options) {\n  return new U(d, options)\n}",
+                  score=1.5 * UNIT),
+    ]
+    out, _ = rank(cands, "discriminatedUnion", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2 and out[0].also_defined == ["src/discriminatedUnion.ts:36 module discriminatedUnion:36"]
+
+
 def test_a_rust_type_beats_its_impl_block_for_its_name():
     cands = [
         Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,

@@ -165,9 +165,10 @@ DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
 
 def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> dict[int, list[Candidate]]:
     """Per name defined more than once among ``cands`` (case aside): the implementation's chunk id → the
-    other definitions. The implementation is spelled as the query spells it (``Session`` the class,
-    ``session`` the function) when one is, then not a type-only declaration, not a Rust ``impl`` block of
-    the type, not test code, then the longest body."""
+    other definitions. The implementation is a definition (not a block of module code named after its
+    file), spelled as the query spells it (``Session`` the class, ``session`` the function) when one is,
+    then not a type-only declaration, not a Rust ``impl`` block of the type, not test code, then the
+    longest body."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
@@ -176,7 +177,7 @@ def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> 
         if len(group) < 2:
             continue
         best = max(group, key=lambda c: (
-            c.name in spelled, c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
+            c.kind in DEFINITION_KINDS, c.name in spelled, c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
             not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
             c.end_line - c.start_line, -c.chunk_id,
         ))
