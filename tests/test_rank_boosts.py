@@ -23,7 +23,7 @@ def test_name_match_levels():
     assert boosts.name_match(["RequestsCookieJar"], "RequestsCookieJar", "RequestsCookieJar") == 1.0
     assert boosts.name_match(["requestscookiejar"], "RequestsCookieJar", "RequestsCookieJar") == 1.0
     assert boosts.name_match(["Session.send"], "send", "Session.send") == 1.0
-    assert boosts.name_match(["requests_cookie_jar"], "RequestsCookieJar", "X") == 0.6
+    assert boosts.name_match(["requests_cookie_jar"], "RequestsCookieJar", "X") == boosts.PARTIAL_MATCH
     assert boosts.name_match(["RequestsCookieJar"], "get", "RequestsCookieJar.get") == 0.0
     assert boosts.name_match([], "x", "x") == 0.0
 
@@ -86,9 +86,12 @@ def test_name_match_takes_qualified_names_in_every_syntax():
     assert m("Point::new", "new", "Point.new") == 1.0  # Rust / C++
     assert m("Session#get", "get", "Session.get", "lib/session.rb") == 1.0  # Ruby
     assert m("obj->field", "field", "obj.field", "a.php") == 1.0  # PHP / C
-    assert m("cli.NewApp", "NewApp", "NewApp", "cli/app.go") == 1.0  # Go: the package is the folder
-    assert m("sessions.merge_setting", "merge_setting", "merge_setting", "src/requests/sessions.py") == 1.0
-    assert m("Other::new", "new", "Point.new") == 0.6  # right name, another type
+    assert m("cli.NewApp", "NewApp", "NewApp", "cli/app.go") == 0.8  # Go: the package is the folder
+    assert m("sessions.merge_setting", "merge_setting", "merge_setting", "src/requests/sessions.py") == 0.8
+    # a qualified name's own match comes first: Message.formatted of src/error/mod.rs is not Error.formatted
+    assert m("Error.formatted", "formatted", "Error.formatted", "src/error/mod.rs") == 1.0
+    assert m("Error.formatted", "formatted", "Message.formatted", "src/error/mod.rs") == 0.8
+    assert m("Other::new", "new", "Point.new") == boosts.PARTIAL_MATCH  # right name, another type
     assert m("Point::new", "old", "Point.old") == 0.0
 
 
@@ -99,9 +102,10 @@ def test_name_match_tells_ruby_suffixes_from_punctuation():
         return boosts.name_match(identifier_words(query), name, qual, "lib/thor.rb")
 
     assert m("check_unknown_options!", "check_unknown_options!", "Thor.check_unknown_options!") == 1.0
-    assert m("check_unknown_options!", "check_unknown_options", "Thor.check_unknown_options") == 0.9
-    assert m("check_unknown_options!", "check_unknown_options?", "Thor.check_unknown_options?") == 0.6
-    assert m("where is rebuild_auth?", "rebuild_auth", "Session.rebuild_auth") == 0.9
+    assert m("check_unknown_options!", "check_unknown_options", "Thor.check_unknown_options") == boosts.BARE_MATCH
+    assert m("check_unknown_options!", "check_unknown_options?", "Thor.check_unknown_options?") == boosts.PARTIAL_MATCH
+    assert m("where is rebuild_auth?", "rebuild_auth", "Session.rebuild_auth") == boosts.BARE_MATCH
+    assert m("destination_root=", "destination_root=", "Thor.Actions.destination_root=") == 1.0
     assert m("Basic#yes?", "yes?", "Thor.Shell.Basic.yes?") == 1.0
 
 
@@ -128,10 +132,15 @@ def test_import_blocks_in_every_language():
 
 
 def test_an_import_alias_qualifier_is_dropped():
-    paths = ["src/requests/sessions.py", "v4/classic/schemas.ts"]
-    unknown = frozenset({"z", "vec", "requests", "sessions"})  # qualifiers naming no definition of the index
-    got = boosts.drop_aliases(["z.object", "Vec.new", "requests.get", "sessions.merge_setting", "Point.new"],
-                              unknown, paths)
-    # z and Vec are no folder or file stem either: aliases; requests and sessions are places; Point is defined
-    assert got == ["object", "new", "requests.get", "sessions.merge_setting", "Point.new"]
-    assert boosts.drop_aliases(["z.object"], frozenset(), paths) == ["z.object"]
+    from codesift.rank import Candidate
+
+    cands = [Candidate(i, path, qual.rsplit(".", 1)[-1], qual, "function", "python", 1, 2, "")
+             for i, (path, qual) in enumerate([("src/requests/sessions.py", "merge_setting"),
+                                               ("v4/classic/schemas.ts", "object"), ("lib/response.js", "res.get")])]
+    unknown = frozenset({"z", "vec", "requests", "sessions", "res"})  # qualifiers naming no definition
+    got = boosts.drop_aliases(["z.object", "Vec.new", "requests.get", "sessions.merge_setting", "Point.new", "res.get"],
+                              unknown, cands)
+    # z and Vec are no folder, file stem or parent: aliases; requests and sessions are places, res a parent
+    # (res.get = function ...); Point is defined
+    assert got == ["object", "new", "requests.get", "sessions.merge_setting", "Point.new", "res.get"]
+    assert boosts.drop_aliases(["z.object"], frozenset(), cands) == ["z.object"]

@@ -121,6 +121,33 @@ def test_a_module_block_named_after_its_file_is_never_the_implementation():
     assert out[0].chunk_id == 2 and out[0].also_defined == ["src/discriminatedUnion.ts:36 module discriminatedUnion:36"]
 
 
+def test_a_name_only_an_example_defines_is_not_demoted():
+    cands = [
+        Candidate(1, "src/parser.rs", "verify_num_args", "Parser.verify_num_args", "method", "rust", 10, 30,
+                  "fn verify_num_args(&self) {\n" + "    check();\n" * 19 + "}", score=2 * UNIT),
+        Candidate(2, "examples/assert.rs", "verify_cmd", "verify_cmd", "function", "rust", 1, 8,
+                  "fn verify_cmd() {\n    cmd().debug_assert();\n}", score=1.2 * UNIT),
+    ]
+    out, _ = rank(cands, "verify_cmd", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2 and "test_penalty" not in out[0].explain
+    out, _ = rank(cands, "where is verify_cmd used in the examples", RankSettings(consolidate=False),
+                  rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[-1].chunk_id == 2 and out[-1].explain["test_penalty"]  # in a sentence the name is context
+
+
+def test_a_ruby_name_with_its_suffix_beats_the_bare_one():
+    cands = [
+        Candidate(1, "lib/shell.rb", "mute", "Shell.mute", "method", "ruby", 10, 16,
+                  "def mute\n  @mute = true\n  yield\nend", score=2.3 * UNIT),
+        Candidate(2, "lib/shell.rb", "mute?", "Shell.mute?", "method", "ruby", 18, 21,
+                  "def mute?\n  @mute\nend", score=1.6 * UNIT),
+    ]
+    out, _ = rank(cands, "mute?", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2.3 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1]
+    out, _ = rank(cands[:1], "mute?", RankSettings(consolidate=False), rrf_unit=UNIT, max_fused=2.3 * UNIT)
+    assert out[0].explain["name_match"] > 0  # alone, the bare name is still what "mute?" asks for
+
+
 def test_a_rust_type_beats_its_impl_block_for_its_name():
     cands = [
         Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,

@@ -107,11 +107,20 @@ def query_wants_tests(query: str) -> bool:
                for i, w in enumerate(words))
 
 
+# A name with the query's parts (``cookie_jar`` ~ ``CookieJar``, ``_bigint`` ~ ``bigint``) or the right name
+# of another type (``Other::new`` ~ ``Point.new``): below the half bonus a name's other definitions keep
+# (``RankSettings.namesake_factor``), so that any definition of the very name outranks it.
+PARTIAL_MATCH = 0.45
+# The name but for a trailing ``?``/``!``/``=``: the question's punctuation, or Ruby's ``save`` for ``save!``.
+BARE_MATCH = 0.7
+
+
 def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "") -> float:
-    """1.0 when a query identifier is the symbol's name (case-insensitive), its qualified name or tail,
-    or ``qualifier.name`` where the qualifier is the file's folder or stem (Go ``pkg.Func``, Python
-    ``module.func``); 0.9 when it is one of those but for a trailing ``?``/``!``; 0.6 when it has the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or
-    only its last part is the name; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
+    """How well a query identifier names this symbol: 1.0 for its name (case-insensitive), its qualified
+    name or a tail of it; 0.8 for ``qualifier.name`` where the qualifier is the file's folder or stem (Go
+    ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but for a trailing ``?``/``!``/``=``;
+    ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or the right name under
+    another qualifier; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
     lname, lqual = name.lower(), qualified_name.lower()
@@ -121,35 +130,41 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
         li = ident.lower()
         if li == lname or li == lqual or lqual.endswith("." + li):
             return 1.0
-        bare = li.rstrip("?!")  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
+        bare = li.rstrip("?!=")  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
         if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
-            best = max(best, 0.9)
+            best = max(best, BARE_MATCH)
             continue
         qualifier, dot, last = li.rpartition(".")
         if dot and last == lname:
             where = [p.lower() for p in path.split("/")]
             if where and qualifier.rsplit(".", 1)[-1] in (*where[:-1], where[-1].split(".", 1)[0]):
-                return 1.0
-            best = max(best, 0.6)
+                # Go's ``pkg.Func``; below a qualified name's own match (``Error.formatted`` in
+                # src/error/mod.rs is not ``Message.formatted`` of the same file)
+                best = max(best, 0.8)
+                continue
+            best = max(best, PARTIAL_MATCH)
         else:
             if parts is None:
                 parts = split_identifier(name)
             if parts and split_identifier(ident) == parts:
-                best = max(best, 0.6)
+                best = max(best, PARTIAL_MATCH)
     return best
 
 
-def drop_aliases(identifiers: list[str], unknown: frozenset[str], paths: list[str]) -> list[str]:
+def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Candidate]) -> list[str]:
     """``identifiers`` with a qualifier that is only an import alias dropped: ``z.object`` is ``object``
-    when ``z`` (in ``unknown``: it names no definition) is no folder or file stem of ``paths`` either —
-    ``np.array``, ``_.debounce``; ``Point::new`` and Go's ``pkg.Func`` keep theirs."""
+    when ``z`` (in ``unknown``: it names no definition) is no folder or file stem of the candidates and no
+    parent in the qualified names of those outside tests either (Express's ``res.get``) — ``np.array``, ``_.debounce``;
+    ``Point::new`` and Go's ``pkg.Func`` keep theirs."""
     if not unknown:
         return identifiers
     places: set[str] = set()
-    for path in paths:
-        parts = path.lower().split("/")
+    for c in cands:
+        parts = c.path.lower().split("/")
         places.update(parts[:-1])
         places.add(parts[-1].split(".", 1)[0])
+        if not is_test_path(c.path):  # a test patching ``z.ZodType.prototype`` does not define ``z``
+            places.update(c.qualified_name.lower().split(".")[:-1])
     out = []
     for ident in identifiers:
         qualifier, dot, last = ident.rpartition(".")
@@ -178,7 +193,8 @@ def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> 
             continue
         best = max(group, key=lambda c: (
             c.kind in DEFINITION_KINDS, c.name in spelled, c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
-            not is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators),
+            not (is_test_path(c.path) or is_example_path(c.path)
+                 or is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators)),
             c.end_line - c.start_line, -c.chunk_id,
         ))
         out[best.chunk_id] = [c for c in group if c is not best]

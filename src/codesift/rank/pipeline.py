@@ -98,7 +98,7 @@ def rank(
     ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index.
     """
     now = time.time() if now is None else now
-    idents = boosts.drop_aliases(identifier_words(query), unknown_qualifiers, [c.path for c in cands])
+    idents = boosts.drop_aliases(identifier_words(query), unknown_qualifiers, cands)
     words = boosts.query_words(query)
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
@@ -113,6 +113,8 @@ def rank(
         best += settings.recency_weight * rrf_unit
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
+    if any(v == 1.0 for v in matches.values()):  # ``mute?`` is there: ``mute`` is another name
+        matches = {cid: v * settings.namesake_factor if v == boosts.BARE_MATCH else v for cid, v in matches.items()}
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
@@ -136,7 +138,9 @@ def rank(
             if r > 0.01:
                 c.explain["recency"] = r * settings.recency_weight * rrf_unit
         c.score += sum(v for k, v in c.explain.items() if k in ("name_match", "path", "recency"))
-        if settings.test_penalty and not wants_tests and (
+        # A test or example helper the query names is wanted (a sentence's names are context, as above).
+        named_exactly = not sentence and matches.get(c.chunk_id) == 1.0
+        if settings.test_penalty and not wants_tests and not named_exactly and (
             boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
             or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators)
         ):

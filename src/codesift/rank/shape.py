@@ -12,10 +12,10 @@ from enum import Enum
 from ..model import dotted
 
 _WORD = re.compile(r"[^\s]+")
-# A trailing ``?`` or ``!`` is part of the name in Ruby (``empty?``, ``save!``) and a sentence's punctuation
-# elsewhere (``who calls parse_args?``): both are kept here and told apart by ``boosts.name_match``.
+# A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby (``empty?``, ``save!``, the setter ``root=``) and
+# ``?`` a sentence's punctuation elsewhere (``who calls parse_args?``): kept here, told apart by ``boosts.name_match``.
 _IDENTISH = re.compile(
-    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*[?!]?(?:\(\))?$"
+    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
 )
 
 
@@ -47,7 +47,7 @@ def looks_like_identifier(word: str) -> bool:
     word = _clean(word)
     if not _IDENTISH.match(word):
         return False
-    core = word.rstrip("()").rstrip("?!")
+    core = word.rstrip("()").rstrip("?!=")
     return (
         "_" in core
         or any(sep in core for sep in (".", "::", "->", "#"))
@@ -68,8 +68,9 @@ def identifier_words(query: str) -> list[str]:
 
 
 def bare_name(identifier: str) -> str:
-    """``identifier`` without a trailing ``?``/``!`` (Ruby's predicate and bang names, or punctuation)."""
-    return identifier.rstrip("?!")
+    """``identifier`` without a trailing ``?``/``!``/``=`` (Ruby's predicate, bang and setter names, or
+    punctuation)."""
+    return identifier.rstrip("?!=")
 
 
 def _clean(word: str) -> str:

@@ -1,0 +1,90 @@
+"""Name lookup on any repository, no ground truth needed: sampled definitions searched by their own name.
+
+    python bench/name_probe.py ROOT|CORPUS [...] [--n 150] [--seed 0] [--misses 8]
+
+For each ROOT (indexed first if needed; a public bench corpus name such as ``requests`` opens its bench
+index, as bench/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
+searched (hybrid) by its bare name, and a method also as ``Parent.name``. A hit is a first result with
+that name (bare) or ending with that qualified name. The public bench has only a few identifier queries
+per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
+Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
+Prints Hit@1 per repository and the first misses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from codesift import Index  # noqa: E402
+
+KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "type")
+
+
+def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str]]:
+    """(name, qualified name, kind, path) of ``n`` random definitions outside tests."""
+    from codesift.rank.boosts import is_test_path
+
+    rows = [(c.name, c.qualified_name, c.kind, c.path) for c in index.store.iter_chunks()
+            if c.kind in KINDS and len(c.name) > 2 and not is_test_path(c.path) and " " not in c.name]
+    random.Random(seed).shuffle(rows)
+    return rows[:n]
+
+
+def open_index(target: str) -> Index:
+    """The index of a folder, or of a public bench corpus by name."""
+    if Path(target).is_dir():
+        index = Index(Path(target))
+        index.update()
+        return index
+    import quality
+
+    return quality.open_index(target, {})
+
+
+def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
+    hits: dict[str, list[int]] = {"bare": [0, 0], "Parent.name": [0, 0]}
+    misses: list[str] = []
+    with open_index(target) as index:
+        for name, qual, kind, path in sample(index, n, seed):
+            asks = [("bare", name, lambda r, name=name: r.name == name)]
+            if kind == "method" and "." in qual:
+                q = ".".join(qual.split(".")[-2:])
+                asks.append(("Parent.name", q, lambda r, q=q: r.qualified_name.endswith(q)))
+            for label, query, ok in asks:
+                top = index.search(query, limit=1).results
+                good = bool(top) and ok(top[0])
+                hits[label][0] += good
+                hits[label][1] += 1
+                if not good:
+                    misses.append(f"{query!r} ({kind}, {path}) -> {top[0].qualified_name if top else 'nothing'}")
+    return hits, misses
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("roots", nargs="+", metavar="ROOT|CORPUS")
+    ap.add_argument("--n", type=int, default=150)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--misses", type=int, default=8)
+    args = ap.parse_args()
+    print("| repository | bare name Hit@1 | Parent.name Hit@1 |")
+    print("|---|---|---|")
+    notes = []
+    for root in args.roots:
+        hits, misses = probe(root, args.n, args.seed)
+        cells = [f"{h}/{t} ({h / t:.3f})" if t else "-" for h, t in hits.values()]
+        name = Path(root).name
+        print(f"| {name} | {cells[0]} | {cells[1]} |")
+        notes += [f"{name}: {m}" for m in misses[: args.misses]]
+    if notes:
+        print("\nfirst misses:")
+        print("\n".join(f"- {m}" for m in notes))
+
+
+if __name__ == "__main__":
+    main()
