@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..model import DEFINITION_KINDS
 from ..tokenize import split_identifier, tokenize
 from .candidate import Candidate
+from .shape import bare_name
 
 _TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
@@ -130,7 +131,7 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
         li = ident.lower()
         if li == lname or li == lqual or lqual.endswith("." + li):
             return 1.0
-        bare = li.rstrip("?!=")  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
+        bare = bare_name(li)  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
         if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
             best = max(best, BARE_MATCH)
             continue
@@ -152,9 +153,9 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
 
 
 def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Candidate]) -> list[str]:
-    """``identifiers`` with a qualifier that is only an import alias dropped: ``z.object`` is ``object``
-    when ``z`` (in ``unknown``: it names no definition) is no folder or file stem of the candidates and no
-    parent in the qualified names of those outside tests either (Express's ``res.get``) — ``np.array``, ``_.debounce``;
+    """``identifiers`` with a qualifier that is only an import alias dropped (``np.array``, ``_.debounce``):
+    ``z.object`` is ``object`` when ``z`` (in ``unknown``: it names no definition) is no folder or file stem
+    of the candidates, nor a parent in the qualified names of those outside tests (Express's ``res.get``).
     ``Point::new`` and Go's ``pkg.Func`` keep theirs."""
     if not unknown:
         return identifiers
