@@ -4,8 +4,9 @@
 
 For each ROOT (indexed first if needed; a public bench corpus name such as ``requests`` opens its bench
 index, as bench/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
-searched (hybrid) by its bare name, and a method also as ``Parent.name``. A hit is a first result with
-that name (bare) or ending with that qualified name. The public bench has only a few identifier queries
+searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), and a
+method also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
+qualified name. The public bench has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
 Prints Hit@1 per repository and the first misses.
@@ -21,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from codesift import Index  # noqa: E402
+from codesift.rank.shape import KIND_WORDS  # noqa: E402
 
 KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "type")
 
@@ -47,11 +49,14 @@ def open_index(target: str) -> Index:
 
 
 def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
-    hits: dict[str, list[int]] = {"bare": [0, 0], "Parent.name": [0, 0]}
+    hits: dict[str, list[int]] = {"bare": [0, 0], "kind name": [0, 0], "Parent.name": [0, 0]}
     misses: list[str] = []
     with open_index(target) as index:
         for name, qual, kind, path in sample(index, n, seed):
-            asks = [("bare", name, lambda r, name=name: r.name == name)]
+            word = "function" if kind == "method" else kind
+            asks = [("bare", name, lambda r, name=name: r.name == name),
+                    ("kind name", f"{word} {name}", lambda r, name=name, word=word: r.name == name
+                     and r.kind in KIND_WORDS[word])]
             if kind == "method" and "." in qual:
                 q = ".".join(qual.split(".")[-2:])
                 asks.append(("Parent.name", q, lambda r, q=q: r.qualified_name.endswith(q)))
@@ -72,14 +77,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", type=int, default=8)
     args = ap.parse_args()
-    print("| repository | bare name Hit@1 | Parent.name Hit@1 |")
-    print("|---|---|---|")
+    print("| repository | bare name Hit@1 | `kind name` Hit@1 | Parent.name Hit@1 |")
+    print("|---|---|---|---|")
     notes = []
     for root in args.roots:
         hits, misses = probe(root, args.n, args.seed)
         cells = [f"{h}/{t} ({h / t:.3f})" if t else "-" for h, t in hits.values()]
         name = Path(root).name
-        print(f"| {name} | {cells[0]} | {cells[1]} |")
+        print(f"| {name} | {' | '.join(cells)} |")
         notes += [f"{name}: {m}" for m in misses[: args.misses]]
     if notes:
         print("\nfirst misses:")

@@ -105,6 +105,11 @@ def test_a_one_word_query_is_a_name_spelled_as_written():
     assert [c.chunk_id for c in out][:2] == [1, 2]
     # the other spelling keeps a quarter of the bonus (the namesake factor twice), a same-spelled one half
     assert out[1].explain["name_match"] == 0.25 * out[0].explain["name_match"]
+    for asked in ("class session", "find the session class"):  # the kind asked for beats the spelling
+        out, _ = rank(two(), asked, settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)
+        assert [c.chunk_id for c in out][:2] == [2, 1]
+    out, _ = rank(two(), "def Session", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)
+    assert out[0].chunk_id == 1
     out, _ = rank(two(), "merge", settings, rrf_unit=UNIT, max_fused=2.2 * UNIT)  # no symbol named so
     assert out[0].chunk_id == 3 and not any("name_match" in c.explain for c in out)
 

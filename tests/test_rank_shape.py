@@ -42,6 +42,20 @@ def test_a_one_word_query_may_be_a_name():
     assert classify("Session") == QueryShape.SINGLE_WORD  # the shape (RRF weights) is unchanged
 
 
+def test_a_name_asked_for_with_its_kind():
+    from codesift.rank.shape import named_kind
+
+    assert named_kind("class Session") == ("Session", frozenset({"class"}))
+    assert named_kind("find the Session class") == ("Session", frozenset({"class"}))
+    assert named_kind("type Command struct")[0] == "Command"
+    assert named_kind("fn main") == ("main", frozenset({"function", "method"}))
+    assert named_kind("Session") is None  # no kind word: a one-word query, handled as such
+    assert named_kind("class for sessions") is None  # two words beside the kind: a phrase
+    assert named_kind("where is the cookie jar class") is None
+    assert identifier_words("find the Session class") == ["Session"]
+    assert identifier_words("session class docs") == []
+
+
 def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert identifier_words("check_unknown_options!") == ["check_unknown_options!"]
     assert identifier_words("Shell::Basic#yes?") == ["Shell.Basic.yes?"]

@@ -49,6 +49,9 @@ class Chunk:
     route: str | None = None
 
 
+# Chunk kinds that define nothing: module code between definitions, line windows, document sections.
+NOT_DEFINITIONS = frozenset({"module", "window", "section"})
+
 # Kinds whose chunk holds member chunks (their function members are methods).
 CONTAINER_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "module_def"})
 

@@ -6,7 +6,7 @@ import math
 import re
 from functools import lru_cache
 
-from ..model import DEFINITION_KINDS
+from ..model import DEFINITION_KINDS, NOT_DEFINITIONS
 from ..tokenize import split_identifier, tokenize
 from .candidate import Candidate
 from .shape import bare_name
@@ -179,12 +179,13 @@ TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
 
 
-def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> dict[int, list[Candidate]]:
+def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset(),
+              kinds: frozenset[str] = frozenset()) -> dict[int, list[Candidate]]:
     """Per name defined more than once among ``cands`` (case aside): the implementation's chunk id → the
     other definitions. The implementation is a definition (not a block of module code named after its
-    file), spelled as the query spells it (``Session`` the class, ``session`` the function) when one is,
-    then not a type-only declaration, not a Rust ``impl`` block of the type, not test code, then the
-    longest body."""
+    file), of a kind the query asks for (``class Session``) when it names one, spelled as the query spells
+    it (``Session`` the class, ``session`` the function) when one is, then not a type-only declaration, not
+    a Rust ``impl`` block of the type, not test code, then the longest body."""
     groups: dict[str, list[Candidate]] = {}
     for c in cands:
         groups.setdefault(c.name.lower(), []).append(c)
@@ -193,7 +194,8 @@ def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset()) -> 
         if len(group) < 2:
             continue
         best = max(group, key=lambda c: (
-            c.kind in DEFINITION_KINDS, c.name in spelled, c.kind not in TYPE_ONLY_KINDS, c.kind != "impl",
+            c.kind not in NOT_DEFINITIONS, c.kind in kinds, c.name in spelled,
+            c.kind not in TYPE_ONLY_KINDS or c.kind in kinds, c.kind != "impl" or c.kind in kinds,
             not (is_test_path(c.path) or is_example_path(c.path)
                  or is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators)),
             c.end_line - c.start_line, -c.chunk_id,

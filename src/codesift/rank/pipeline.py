@@ -10,7 +10,7 @@ from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
 from .diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content, members_first
-from .shape import identifier_words
+from .shape import identifier_words, named_kind
 
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
@@ -103,7 +103,8 @@ def rank(
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
     best = max_fused
-    sentence = len(query.split()) >= 4
+    asked = named_kind(query)  # ``find the Session class``: a name, not a sentence
+    sentence = len(query.split()) >= 4 and asked is None
     match_weight = settings.sentence_name_match_weight if sentence else settings.name_match_weight
     if settings.name_match:
         best += match_weight * rrf_unit  # the most this query's candidates can get
@@ -118,7 +119,8 @@ def rank(
     if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
-        for impl_id, others in boosts.namesakes([c for c in cands if matches.get(c.chunk_id) == 1.0], spelled).items():
+        exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]
+        for impl_id, others in boosts.namesakes(exact, spelled, asked[1] if asked else frozenset()).items():
             impl = by_id[impl_id]
             impl.also_defined = [f"{o.path}:{o.start_line} {o.kind} {o.qualified_name}" for o in others]
             for o in others:

@@ -56,14 +56,44 @@ def looks_like_identifier(word: str) -> bool:
     )
 
 
+# Words naming the kind of definition asked for (``class Session``, ``type Command struct``, ``fn main``)
+# → the chunk kinds they mean; and the filler around them (``find the Session class``).
+KIND_WORDS: dict[str, frozenset[str]] = {
+    "class": frozenset({"class"}), "struct": frozenset({"struct"}), "interface": frozenset({"interface"}),
+    "trait": frozenset({"trait"}), "enum": frozenset({"enum"}), "impl": frozenset({"impl"}),
+    "type": frozenset({"type", "struct", "interface", "enum", "class"}),
+    "def": frozenset({"function", "method"}), "func": frozenset({"function", "method"}),
+    "fn": frozenset({"function", "method"}), "function": frozenset({"function", "method"}),
+    "method": frozenset({"method"}),
+}
+_FILLER = frozenset({"find", "show", "the", "a", "an", "where", "is", "defined", "definition", "declaration", "of"})
+
+
+def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
+    """(name, chunk kinds) for a query that asks for one definition by name and kind — ``class Session``,
+    ``Session class``, ``find the Session class``, ``type Command struct`` — else None."""
+    words = _WORD.findall(query)
+    if not 2 <= len(words) <= 5:
+        return None
+    lowered = [w.lower() for w in words]
+    rest = [w for w, lw in zip(words, lowered) if lw not in KIND_WORDS and lw not in _FILLER]
+    kinds = [KIND_WORDS[lw] for lw in lowered if lw in KIND_WORDS]
+    if len(rest) != 1 or not kinds or not _IDENTISH.match(_clean(rest[0])):
+        return None
+    return dotted(_clean(rest[0]).rstrip("()")), frozenset().union(*kinds)
+
+
 def identifier_words(query: str) -> list[str]:
     """The words of ``query`` that look like code identifiers, cleaned of quotes and call parens, with
     every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``) written
     as a dot, the separator of codesift's qualified names. A query of one plain word (``Session``,
-    ``merge``) may be a name too: it is the one word then."""
+    ``merge``) may be a name too, as may the one word beside a kind (``class Session``)."""
     words = _WORD.findall(query)
     if len(words) == 1 and _IDENTISH.match(_clean(words[0])):
         return [dotted(_clean(words[0]).rstrip("()"))]
+    asked = named_kind(query)
+    if asked is not None:
+        return [asked[0]]
     return [dotted(_clean(w).rstrip("()")) for w in words if looks_like_identifier(w)]
 
 
