@@ -49,7 +49,8 @@ def test_a_name_asked_for_with_its_kind():
     assert named_kind("find the Session class") == ("Session", frozenset({"class"}))
     assert named_kind("type Command struct")[0] == "Command"
     assert named_kind("fn main") == ("main", frozenset({"function", "method"}))
-    assert named_kind("Session") is None  # no kind word: a one-word query, handled as such
+    assert named_kind("where is Session defined?") == ("Session", frozenset())  # no kind named
+    assert named_kind("Session") is None  # a one-word query, handled as such
     assert named_kind("class for sessions") is None  # two words beside the kind: a phrase
     assert named_kind("where is the cookie jar class") is None
     assert identifier_words("find the Session class") == ["Session"]

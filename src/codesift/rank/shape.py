@@ -70,16 +70,17 @@ _FILLER = frozenset({"find", "show", "the", "a", "an", "where", "is", "defined",
 
 
 def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
-    """(name, chunk kinds) for a query that asks for one definition by name and kind — ``class Session``,
-    ``Session class``, ``find the Session class``, ``type Command struct`` — else None."""
+    """(name, chunk kinds) for a query that asks for one definition by name, with its kind or a few words
+    around it — ``class Session``, ``find the Session class``, ``type Command struct``, ``where is Session
+    defined`` (no kind: an empty set) — else None."""
     words = _WORD.findall(query)
     if not 2 <= len(words) <= 5:
         return None
-    lowered = [w.lower() for w in words]
+    lowered = [w.lower().rstrip("?.") for w in words]
     rest = [w for w, lw in zip(words, lowered) if lw not in KIND_WORDS and lw not in _FILLER]
-    kinds = [KIND_WORDS[lw] for lw in lowered if lw in KIND_WORDS]
-    if len(rest) != 1 or not kinds or not _IDENTISH.match(_clean(rest[0])):
+    if len(rest) != 1 or not _IDENTISH.match(_clean(rest[0])):
         return None
+    kinds = [KIND_WORDS[lw] for lw in lowered if lw in KIND_WORDS]
     return dotted(_clean(rest[0]).rstrip("()")), frozenset().union(*kinds)
 
 
