@@ -1,13 +1,16 @@
 """Everything issue 10 asks to see, in one command: quality per language and corpus, the
 leave-one-corpus-out table of the tuned constants, the ablation, and the latency of the pool.
 
-    python bench/report.py [--skip quality loco ablation latency] [--scale-root DIR]
+    python bench/report.py [--skip quality names loco ablation latency] [--scale-root DIR]
 
 Runs the other bench scripts one after another (each in its own process, so one's memory does not
 weigh on the next) and prints their tables under one heading each:
 
 - quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
+- names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
+  as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
+  times per corpus);
 - loco: ``loco.py`` over the constants tuned on the public bench, around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' weight, the import-block factor, members-first);
@@ -27,6 +30,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+QUALITY_CORPORA = ["requests", "flask", "click", "express", "cli", "fd", "javapoet", "h3"]
 # Each grid is checked on its own (a product of all of them would take hours); today's value comes first.
 LOCO_GRIDS = [
     ["keyword_weight=1.0,0.8,1.25", "rank.short_vector_penalty=0.06,0,0.12", "rank.sentence_name_match_weight=0,1.0"],
@@ -50,12 +54,14 @@ def section(title: str, args: list[str]) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "loco", "ablation", "latency"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "names", "loco", "ablation", "latency"])
     ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
     args = ap.parse_args()
     failed = 0
     if "quality" not in args.skip:
         failed |= section("Quality per set, mode, language group and corpus", ["bench/quality.py"])
+    if "names" not in args.skip:
+        failed |= section("Name lookup on every corpus", ["bench/name_probe.py", *QUALITY_CORPORA])
     if "loco" not in args.skip:
         for grids in LOCO_GRIDS:
             grid = [a for g in grids for a in ("--grid", g)]
