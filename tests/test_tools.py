@@ -22,8 +22,21 @@ def test_find_symbol_exact_prefix_hump_substring(index):
     assert {s["name"] for s in sub} == {"RequestsCookieJar"} and sub[0]["match"] == "substring"
     assert index.find_symbol("get", kind="method")[0]["qualified_name"] == "RequestsCookieJar.get"
     assert index.find_symbol("get", kind="class") == []
+    # case aside in the lookup, the spelling as typed first among the exact matches
+    assert [s["name"] for s in index.find_symbol("requestscookiejar", exact=True)] == ["RequestsCookieJar"]
     with pytest.raises(ValueError, match="the name is empty"):  # as on the CLI and MCP (codesift.limits)
         index.find_symbol("")
+
+
+def test_find_symbol_puts_the_spelling_as_typed_first(tmp_path, monkeypatch):
+    from codesift import Index
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "sessions.py").write_text("class Session:\n    pass\n\n\ndef session():\n    return Session()\n")
+    with Index(tmp_path) as idx:
+        idx.update(embed=False)
+        assert [s["kind"] for s in idx.find_symbol("session", exact=True)] == ["function", "class"]
+        assert [s["kind"] for s in idx.find_symbol("Session", exact=True)] == ["class", "function"]
 
 
 def test_find_symbol_follows_edits(index, repo):

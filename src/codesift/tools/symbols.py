@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..limits import check_name
+from ..model import dotted
 from ..store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,6 +42,10 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
         if row is None or not under(row.path, services):
             continue
         out.append(_symbol_dict(row, match=match))
+    # Names are looked up case aside; among the exact matches the one spelled as typed comes first
+    # (``session`` the function, ``Session`` the class), the order otherwise kept.
+    typed = dotted(name).rsplit(".", 1)[-1]
+    out.sort(key=lambda s: 0 if s["match"] == "exact" and s["name"] == typed else 1 if s["match"] == "exact" else 2)
     return out
 
 
