@@ -4,8 +4,9 @@
 
 For each ROOT (indexed first if needed; a public bench corpus name such as ``requests`` opens its bench
 index, as bench/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
-searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), and a
-method also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
+searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), by its
+definition line as pasted (``def list_domains(self) -> list[str]``: a hit covers that line), and a method
+also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
 qualified name. The public bench has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
@@ -27,11 +28,12 @@ from codesift.rank.shape import KIND_WORDS  # noqa: E402
 KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "type")
 
 
-def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str]]:
-    """(name, qualified name, kind, path) of ``n`` random definitions outside tests."""
+def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str, str, int]]:
+    """(name, qualified name, kind, path, signature, start line) of ``n`` random definitions outside tests."""
     from codesift.rank.boosts import is_test_path
 
-    rows = [(c.name, c.qualified_name, c.kind, c.path) for c in index.store.iter_chunks()
+    rows = [(c.name, c.qualified_name, c.kind, c.path, c.signature.split("\n", 1)[0][:200], c.start_line)
+            for c in index.store.iter_chunks()
             if c.kind in KINDS and len(c.name) > 2 and not is_test_path(c.path) and " " not in c.name]
     random.Random(seed).shuffle(rows)
     return rows[:n]
@@ -49,14 +51,17 @@ def open_index(target: str) -> Index:
 
 
 def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
-    hits: dict[str, list[int]] = {"bare": [0, 0], "kind name": [0, 0], "Parent.name": [0, 0]}
+    hits: dict[str, list[int]] = {label: [0, 0] for label in ("bare", "kind name", "definition line", "Parent.name")}
     misses: list[str] = []
     with open_index(target) as index:
-        for name, qual, kind, path in sample(index, n, seed):
+        for name, qual, kind, path, signature, line in sample(index, n, seed):
             word = "function" if kind == "method" else kind
             asks = [("bare", name, lambda r, name=name: r.name == name),
                     ("kind name", f"{word} {name}", lambda r, name=name, word=word: r.name == name
                      and r.kind in KIND_WORDS[word])]
+            if signature:
+                asks.append(("definition line", signature, lambda r, path=path, line=line:
+                             r.path == path and r.start_line <= line <= r.end_line))
             if kind == "method" and "." in qual:
                 q = ".".join(qual.split(".")[-2:])
                 asks.append(("Parent.name", q, lambda r, q=q: r.qualified_name.endswith(q)))
@@ -77,8 +82,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", type=int, default=8)
     args = ap.parse_args()
-    print("| repository | bare name Hit@1 | `kind name` Hit@1 | Parent.name Hit@1 |")
-    print("|---|---|---|---|")
+    print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 |")
+    print("|---|---|---|---|---|")
     notes = []
     for root in args.roots:
         hits, misses = probe(root, args.n, args.seed)

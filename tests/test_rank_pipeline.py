@@ -153,6 +153,24 @@ def test_a_ruby_name_with_its_suffix_beats_the_bare_one():
     assert out[0].explain["name_match"] > 0  # alone, the bare name is still what "mute?" asks for
 
 
+def test_a_pasted_definition_line_lets_the_keyword_side_pick_among_namesakes():
+    def three():  # the same builder method in three builders; the keyword side read the pasted parameters
+        return [
+            Candidate(1, "src/FieldSpec.java", "addModifiers", "FieldSpec.Builder.addModifiers", "method", "java",
+                      10, 14, "public Builder addModifiers(Modifier... modifiers) {\n  x();\n}", score=2 * UNIT),
+            Candidate(2, "src/TypeSpec.java", "addModifiers", "TypeSpec.Builder.addModifiers", "method", "java",
+                      20, 40, "public Builder addModifiers(Modifier... m) {\n" + "  y();\n" * 18 + "}",
+                      score=1.5 * UNIT),
+        ]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(three(), "public Builder addModifiers(Modifier... modifiers)", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1 and out[0].explain["name_match"] == out[1].explain["name_match"]
+    out, _ = rank(three(), "addModifiers", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2  # the bare name: the implementation with the longest body
+
+
 def test_a_rust_type_beats_its_impl_block_for_its_name():
     cands = [
         Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,

@@ -57,6 +57,37 @@ def test_a_name_asked_for_with_its_kind():
     assert identifier_words("session class docs") == []
 
 
+@pytest.mark.parametrize("line, name, kind", [
+    ("def list_domains(self) -> list[str]", "list_domains", "function"),
+    ("async def fetch(url)", "fetch", "function"),
+    ("func (i *uintValue[T]) String() string", "uintValue.String", "method"),
+    ("public Builder toBuilder()", "toBuilder", "method"),
+    ("static int parse_args(int argc, char **argv)", "parse_args", "function"),
+    ("fn print_entry_colorized<W: Write>(stdout: &mut W,", "print_entry_colorized", "function"),
+    ("export function mergeHeaders(base: HeadersInit): Headers", "mergeHeaders", "function"),
+    ("public function setDecorated(bool $decorated)", "setDecorated", "method"),
+    ("public final class CodeBlock", "CodeBlock", "class"),
+    ("pub struct Config", "Config", "struct"),
+    ("module Thor::Actions", "Thor.Actions", "module_def"),
+    ("type BoolFlag = FlagBase[bool, BoolConfig, boolValue]", "BoolFlag", "type"),
+])
+def test_a_pasted_definition_line_names_its_definition(line, name, kind):
+    from codesift.rank.shape import declared_name, pasted_definition
+
+    got = declared_name(line)
+    assert got is not None and got[0] == name and kind in got[1]
+    assert identifier_words(line) == [name]
+    assert pasted_definition(line) == bool(set(line) & set("(){}[]:;=<>,*&"))
+
+
+@pytest.mark.parametrize("text", ["object storage", "how does parse(argv) handle options", "def initialize",
+                                  "read extra command-line arguments from standard input", "class for sessions"])
+def test_words_are_no_definition_line(text):
+    from codesift.rank.shape import declared_name
+
+    assert declared_name(text) is None
+
+
 def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert identifier_words("check_unknown_options!") == ["check_unknown_options!"]
     assert identifier_words("Shell::Basic#yes?") == ["Shell.Basic.yes?"]

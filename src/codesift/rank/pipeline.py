@@ -10,7 +10,7 @@ from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
 from .diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content, members_first
-from .shape import identifier_words, named_kind
+from .shape import identifier_words, named_kind, pasted_definition
 
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
@@ -116,7 +116,9 @@ def rank(
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
     if any(v == 1.0 for v in matches.values()):  # ``mute?`` is there: ``mute`` is another name
         matches = {cid: v * settings.namesake_factor if v == boosts.BARE_MATCH else v for cid, v in matches.items()}
-    if settings.namesake_factor < 1.0 and not sentence:  # an identifier query: which definition is meant
+    # An identifier query: which definition is meant. A pasted definition line says it with its parameters
+    # (the keyword side reads them), so all the definitions of its name keep the bonus.
+    if settings.namesake_factor < 1.0 and not sentence and not pasted_definition(query):
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
         exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]

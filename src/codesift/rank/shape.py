@@ -69,10 +69,60 @@ KIND_WORDS: dict[str, frozenset[str]] = {
 _FILLER = frozenset({"find", "show", "the", "a", "an", "where", "is", "defined", "definition", "declaration", "of"})
 
 
+# A pasted definition line: modifiers and declaration words first, or ``Type name(`` (Java, C, C#).
+_DECL_START = re.compile(
+    r"^\s*(?:(?:export|default|pub(?:\([\w:]+\))?|public|private|protected|internal|static|final|abstract|"
+    r"override|async|unsafe|extern|inline|virtual|const|open|suspend)\s+)*"
+    r"(?P<kw>def|func|fn|function|fun|class|struct|interface|trait|enum|type|impl|module|record|object)\b")
+_TYPED_START = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|"
+                          r"synchronized)\s+)*[A-Za-z_][\w.]*(?:<[^()]*>)?(?:\[\])*[*&]*\s+[A-Za-z_]\w*\s*\(")
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)")
+_CALLED = re.compile(r"([A-Za-z_$][\w$]*[?!]?)\s*(?:<[^()]*>)?\s*\(")
+_AFTER_KW = re.compile(r"\b(?:class|struct|interface|trait|enum|type|impl|module|record|object)\s+"
+                       r"([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)")
+_CODE_MARKS = re.compile(r"[(){}\[\]:;=<>,*&]")
+
+
+# Declaration words that are plain English too ("object storage"), so only read in a pasted definition line.
+_DECL_KINDS = {"fun": KIND_WORDS["function"], "module": frozenset({"module_def", "namespace"}),
+               "object": frozenset({"class"}), "record": frozenset({"class", "struct"})}
+
+
+def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
+    """(name, chunk kinds) of a pasted definition line — ``def list_domains(self) -> list[str]``,
+    ``func (c *Command) Execute() error``, ``public Builder toBuilder()``, ``pub struct Config`` — else None."""
+    if "\n" in query.strip():
+        return None
+    start = _DECL_START.match(query)
+    if start is None and not _TYPED_START.match(query):
+        return None
+    kw = start.group("kw") if start else "function"
+    receiver = _GO_RECEIVER.match(query)
+    if receiver:
+        return f"{receiver.group(1)}.{receiver.group(2)}", KIND_WORDS["func"]
+    callable_kw = kw in ("def", "func", "fn", "function", "fun")
+    named = None if callable_kw else _AFTER_KW.search(query)  # ``class CodeBlock``, ``pub struct Config``
+    called = named or _CALLED.search(query[start.end():] if start else query)
+    if called is None:
+        return None
+    name = called.group(1)
+    if not _CODE_MARKS.search(query) and not (name[:1].isupper() or looks_like_identifier(name)):
+        return None  # "object storage" is English: ``class Session``-style queries are named_kind's
+    return dotted(name), KIND_WORDS.get(kw) or _DECL_KINDS.get(kw, KIND_WORDS["function"])
+
+
+def pasted_definition(query: str) -> bool:
+    """A definition line with its punctuation (``def list_domains(self) -> list[str]``), not ``class Session``."""
+    return declared_name(query) is not None and bool(_CODE_MARKS.search(query))
+
+
 def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
     """(name, chunk kinds) for a query that asks for one definition by name, with its kind or a few words
     around it — ``class Session``, ``find the Session class``, ``type Command struct``, ``where is Session
-    defined`` (no kind: an empty set) — else None."""
+    defined`` (no kind: an empty set) — or a pasted definition line (:func:`declared_name`); else None."""
+    declared = declared_name(query)
+    if declared is not None:
+        return declared
     words = _WORD.findall(query)
     if not 2 <= len(words) <= 5:
         return None
