@@ -21,7 +21,12 @@ class RankSettings:
 
     adaptive_weights: bool = True
     name_match: bool = True
-    name_match_weight: float = 2.0
+    # 3 rank-1 RRF terms: an exact name with weak retrieval (clap's trait ``Parser`` under ``value_parser``)
+    # still comes first. The hand-written bench is the same at 2 and 3; bench/name_probe.py on eight
+    # repositories nobody tuned for (cobra, thor, symfony/console, clap, zod, ujson, fmt, pythonnet): 3 wins
+    # the leave-one-out choice for every one of them, held-out +2.4 of ~550 probes a repository (clap +15,
+    # zod +6, ujson +3; thor -1, fmt -2, pythonnet -2, pasted definition lines).
+    name_match_weight: float = 3.0
     namesake_factor: float = 0.5  # identifier queries: name bonus kept by a name's other definitions (not the implementation)
     # The same for a query of 4+ words, whose identifiers are mostly context ("where does X call Y"), not
     # the answer. bench/loco.py over 1.0/0.5/0.25/0: every held-out corpus picks 0 (held-out +0.007).
