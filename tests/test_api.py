@@ -205,6 +205,13 @@ def test_an_alias_qualifier_finds_the_name(keyword_index):
     assert keyword_index.search("SessionRedirectMixin.rebuild_auth", mode="keyword").results[0].name == "rebuild_auth"
 
 
+def test_a_question_for_references_points_to_usages(keyword_index):
+    notes = keyword_index.search("who calls rebuild_auth?", mode="keyword").notes
+    assert any("codesift usages rebuild_auth" in n for n in notes)
+    assert not any("usages" in n for n in keyword_index.search("who calls no_such_thing", mode="keyword").notes)
+    assert not any("usages" in n for n in keyword_index.search("where are cookies used", mode="keyword").notes)
+
+
 def test_bad_arguments(index):
     with pytest.raises(ValueError):
         index.search("x", mode="fuzzy")

@@ -88,6 +88,19 @@ def test_words_are_no_definition_line(text):
     assert declared_name(text) is None
 
 
+@pytest.mark.parametrize("question, name", [
+    ("who calls parse_args?", "parse_args"), ("who calls `parse_args()`", "parse_args"),
+    ("where is Session used", "Session"), ("usages of merge_setting", "merge_setting"),
+    ("callers of Type::method", "Type.method"), ("what uses RequestsCookieJar", "RequestsCookieJar"),
+    ("where are cookies used in redirects", None), ("who calls the police", None),
+    ("who calls parse_args with a list", None), ("where is the session", None),
+])
+def test_a_question_for_references(question, name):
+    from codesift.rank.shape import usage_question
+
+    assert usage_question(question) == name
+
+
 def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert identifier_words("check_unknown_options!") == ["check_unknown_options!"]
     assert identifier_words("Shell::Basic#yes?") == ["Shell.Basic.yes?"]

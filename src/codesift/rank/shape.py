@@ -116,6 +116,24 @@ def pasted_definition(query: str) -> bool:
     return declared_name(query) is not None and bool(_CODE_MARKS.search(query))
 
 
+_USAGE_QUESTION = re.compile(
+    r"^\s*(?:who|what|which\s+\w+)\s+(?:calls|uses|references|imports|instantiates)\s+(?P<a>\S+)\s*$"
+    r"|^\s*where\s+(?:is|are)\s+(?P<b>\S+)\s+(?:used|called|referenced|imported)\b"
+    r"|^\s*(?:usages|uses|callers|references|calls)\s+(?:of|to)\s+(?P<c>\S+)\s*$", re.I)
+
+
+def usage_question(query: str) -> str | None:
+    """The name a query asks the references of (``who calls parse_args?``, ``where is Session used``,
+    ``usages of merge_setting``): search ranks by similarity, find_usages lists the references."""
+    m = _USAGE_QUESTION.match(query)
+    if m is None:
+        return None
+    word = _clean(next(g for g in m.groups() if g)).rstrip("?")
+    if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
+        return None  # "where are cookies used": a word, not a name
+    return dotted(word.rstrip("()"))
+
+
 def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
     """(name, chunk kinds) for a query that asks for one definition by name, with its kind or a few words
     around it — ``class Session``, ``find the Session class``, ``type Command struct``, ``where is Session

@@ -87,6 +87,10 @@ def service_prefixes(ws: "Workspace", service: str | list[str] | None) -> tuple[
     return tuple(s + "/" for s in ws.services(service)) or None
 
 
+# The note a search gets when it asks for references (``who calls parse_args?``, ``rank.shape.usage_question``).
+USAGES_HINT = "search ranks by similarity; every reference to {name}: `codesift usages {name}` (MCP: find_usages)"
+
+
 def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None,
                 with_context: bool = True) -> dict[str, object]:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
