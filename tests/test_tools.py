@@ -39,6 +39,17 @@ def test_find_symbol_puts_the_spelling_as_typed_first(tmp_path, monkeypatch):
         assert [s["kind"] for s in idx.find_symbol("Session", exact=True)] == ["class", "function"]
 
 
+def test_find_symbol_offers_close_names_for_a_typo(keyword_index):
+    got = keyword_index.find_symbol("rebuld_auth")
+    assert [(s["name"], s["match"]) for s in got] == [("rebuild_auth", "similar")]
+    assert keyword_index.find_symbol("RequestCookieJar")[0]["name"] == "RequestsCookieJar"
+    assert keyword_index.find_symbol("rebuld_auth", exact=True) == []  # exact asks for the name only
+    assert keyword_index.find_symbol("zzqqxxvv") == []
+    notes = keyword_index.search("rebuld_auth", mode="keyword").notes
+    assert any("close names: SessionRedirectMixin.rebuild_auth" in n for n in notes)
+    assert not any("close names" in n for n in keyword_index.search("rebuild_auth", mode="keyword").notes)
+
+
 def test_find_symbol_follows_edits(index, repo):
     f = repo / "src/http/cookies.py"
     f.write_text(f.read_text().replace("RequestsCookieJar", "SessionCookieJar"))

@@ -27,7 +27,6 @@ from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
 from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from .qdrant_reader import open_remote
-from .rank.shape import usage_question
 from .search import MODES, Filters, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -35,7 +34,7 @@ from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .services import Sources, check_path_in_services, services_to_update
 from .tools.base import Workspace, weak_call
-from .tools.usages import USAGES_HINT
+from .tools.symbols import query_notes
 from .api_dense import DenseSide
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -242,8 +241,7 @@ class Index(DenseSide):
         response = SearchResponse(query=query, mode=mode)
         response.notes.extend(self._absent_languages(filters))
         self._repair_if_needed()
-        if (asked := usage_question(query)) and self.store.ids_by_name([asked]):
-            response.notes.append(USAGES_HINT.format(name=asked))
+        response.notes.extend(query_notes(self.store, query))
         vectors = pending = None
         embedder = self.embedder() if mode != "keyword" else None
         chunks = self._chunk_count()

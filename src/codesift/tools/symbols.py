@@ -9,6 +9,7 @@ from ..model import dotted
 from ..store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..store.sqlite import MetaStore
     from .base import Workspace
 
 MAX_EXACT = 20
@@ -47,6 +48,27 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     typed = dotted(name).rsplit(".", 1)[-1]
     out.sort(key=lambda s: 0 if s["match"] == "exact" and s["name"] == typed else 1 if s["match"] == "exact" else 2)
     return out
+
+
+def query_notes(store: "MetaStore", query: str) -> list[str]:
+    """What a search's answer should say about its query: that the references of a name are
+    find_usages' (``who calls parse_args?``), or the names closest to one the index does not define
+    (``rebuld_auth``)."""
+    from ..rank.shape import QueryShape, classify, identifier_words, looks_like_identifier, usage_question
+    from .usages import USAGES_HINT
+
+    if (asked := usage_question(query)) and store.ids_by_name([asked]):
+        return [USAGES_HINT.format(name=asked)]
+    idents = identifier_words(query)
+    # snake_case or camelCase only: a plain word (``config``) is no typo, and its trigrams are everywhere
+    if len(idents) != 1 or classify(query) != QueryShape.IDENTIFIER or not looks_like_identifier(idents[0]):
+        return []
+    name = idents[0].rsplit(".", 1)[-1]
+    if store.ids_by_name([name]):
+        return []
+    hits = [cid for cid, match in store.lookup_names(name, exact=False, limit_partial=5) if match == "similar"]
+    names = list(dict.fromkeys(row.qualified_name for row in store.chunks_by_id(hits, with_text=False).values()))
+    return [f"no definition is named {name}; close names: {', '.join(names)}"] if names else []
 
 
 def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
