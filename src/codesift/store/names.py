@@ -146,15 +146,16 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
            f"AND length(t.lname) BETWEEN ? AND ?{kind_sql} LIMIT ?")
     slack = max(2, len(q) // 8)
     mid = len(grams) // 2
-    pairs = dict.fromkeys([(grams[0], grams[-1]), (grams[1], grams[-2]), (grams[0], grams[mid]), (grams[mid], grams[-1])])
+    pairs = dict.fromkeys([(grams[0], grams[-1]), (grams[1], grams[-2]),
+                           (grams[0], grams[mid]), (grams[mid], grams[-1])])
     rows: dict[int, str] = {}
     for a, b in pairs:
         if a != b:
             match = f"{_fts_string(a)} AND {_fts_string(b)}"
             rows.update(db.execute(sql, [match, len(q) - slack, len(q) + slack, *kind_args,
                                          _SIMILAR_CANDIDATES]).fetchall())
-    scored = sorted(((SequenceMatcher(None, q, lname).ratio(), len(lname), cid, lname) for cid, lname in rows.items()),
-                    key=lambda r: (-r[0], r[1], r[2]))
+    scored = sorted(((SequenceMatcher(None, q, lname).ratio(), len(lname), cid, lname)
+                     for cid, lname in rows.items()), key=lambda r: (-r[0], r[1], r[2]))
     out: list[int] = []
     seen: set[str] = set()
     for ratio, _, cid, lname in scored:
