@@ -70,6 +70,9 @@ def test_a_name_asked_for_with_its_kind():
     ("pub struct Config", "Config", "struct"),
     ("module Thor::Actions", "Thor.Actions", "module_def"),
     ("type BoolFlag = FlagBase[bool, BoolConfig, boolValue]", "BoolFlag", "type"),
+    ("public async Task<int> RunAsync(string[] args)", "RunAsync", "method"),
+    ("void Widget::draw(int x, int y) const", "Widget.draw", "method"),
+    ("def self.start(given_args = ARGV, config = {})", "start", "method"),
 ])
 def test_a_pasted_definition_line_names_its_definition(line, name, kind):
     from codesift.rank.shape import declared_name, pasted_definition

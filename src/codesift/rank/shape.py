@@ -75,9 +75,10 @@ _DECL_START = re.compile(
     r"override|async|unsafe|extern|inline|virtual|const|open|suspend)\s+)*"
     r"(?P<kw>def|func|fn|function|fun|class|struct|interface|trait|enum|type|impl|module|record|object)\b")
 _TYPED_START = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|"
-                          r"synchronized)\s+)*[A-Za-z_][\w.]*(?:<[^()]*>)?(?:\[\])*[*&]*\s+[A-Za-z_]\w*\s*\(")
+                          r"synchronized|async|sealed|extern|unsafe|inline|constexpr)\s+)*"
+                          r"[A-Za-z_][\w.:]*(?:<[^()]*>)?(?:\[\])*[*&?]*\s+[*&]*[A-Za-z_]\w*(?:::[A-Za-z_~]\w*)*\s*\(")
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)")
-_CALLED = re.compile(r"([A-Za-z_$][\w$]*[?!]?)\s*(?:<[^()]*>)?\s*\(")
+_CALLED = re.compile(r"([A-Za-z_$][\w$]*(?:::[A-Za-z_$~][\w$]*)*[?!]?)\s*(?:<[^()]*>)?\s*\(")  # C++'s Type::name(
 _AFTER_KW = re.compile(r"\b(?:class|struct|interface|trait|enum|type|impl|module|record|object)\s+"
                        r"([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)")
 _CODE_MARKS = re.compile(r"[(){}\[\]:;=<>,*&]")
