@@ -426,3 +426,15 @@ def test_known_unchanged_files_are_not_sniffed_again(tmp_path):
     # Any change to size or mtime and it is read (and judged) again.
     found = discover(tmp_path, known={"data.py": (st.st_size, st.st_mtime - 1)})
     assert found.files == [] and found.skipped["data.py"] == "binary"
+
+
+def test_typescript_compiler_output_is_skipped_beside_its_sources(plain: Path) -> None:
+    write(plain, "src/core/schemas.ts", "export const a = 1;\n")
+    write(plain, "core/schemas.js", "exports.a = 1;\n")
+    write(plain, "core/schemas.d.ts", "export declare const a = 1;\n")
+    write(plain, "lib/core/other.js", "exports.b = 2;\n")  # no TypeScript twin: source
+    d = discover(plain)
+    assert paths(d) == ["lib/core/other.js", "src/core/schemas.ts"]
+    assert d.skipped == {"core/schemas.js": "compiled", "core/schemas.d.ts": "compiled"}
+    # an include pattern keeps a compiled file all the same
+    assert "core/schemas.js" in paths(discover(plain, include=["core/*.js"]))

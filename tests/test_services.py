@@ -287,3 +287,14 @@ def test_list_sources_markdown_shows_kind_languages_and_commit(workspace: dict) 
         sources = idx.list_sources()
         text = render_sources({"root": str(idx.root), "results": sources}).text
         assert "| api | git | 1 | 2 | python | " + workspace["first"][:12] + " |" in text
+
+
+def test_a_git_service_skips_typescript_compiler_output_like_a_folder_does() -> None:
+    from codesift.gitblobs import TreeEntry
+    from codesift.index_services import select_entries
+    from codesift.services import ServiceSpec
+
+    entries = [TreeEntry(p, "100644", "0" * 40, 10) for p in ("src/a.ts", "a.js", "a.d.ts", "b.js")]
+    chosen, skipped = select_entries(entries, ServiceSpec("api", repo=Path(".")), 1 << 20, [])
+    assert [e.path for e in chosen] == ["src/a.ts", "b.js"]
+    assert skipped == {"a.js": "compiled", "a.d.ts": "compiled"}

@@ -9,7 +9,8 @@ Two ways to list candidates:
 
 Both then apply the same filters: ``.codesiftignore`` files (root and nested) plus
 ``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
-vendored/generated trees, lockfiles, minified bundles, generated code, size limit, binary sniff.
+vendored/generated trees, lockfiles, minified bundles, generated code, JavaScript compiled from TypeScript
+sources the tree also holds (:mod:`codesift.compiled`), size limit, binary sniff.
 ``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
 ``include`` patterns (:mod:`codesift.include`) do that: a file they match is kept although git ignores
 it, it lies in a vendored folder or its name marks it generated; ``.codesiftignore`` still wins.
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 
 from pathspec import GitIgnoreSpec
 
+from .compiled import compiled_copies
 from .gitfiles import _find_git_top, _git_ignored, _git_ignores_root, _git_ls_files
 from .include import IncludeRules
 
@@ -491,6 +493,13 @@ def discover(
         _discover_git(col, paths, cs_root, index_dir_name)
     else:
         _discover_walk(col, _ancestor_chain(root_s) if in_repo else (), extra, index_dir_name)
+    copies = compiled_copies(f.path for f in col.files)
+    if copies:  # TypeScript's compiler output, when its sources are here too (an include pattern keeps one)
+        copies = {p for p in copies if not col.include.matches(p)}
+        col.files = [f for f in col.files if f.path not in copies]
+        col.included = [p for p in col.included if p not in copies]
+        for p in copies:
+            col.skip(p, "compiled")
     col.files.sort(key=lambda f: f.path)
     mode = "git" if paths is not None else "walk"
     return Discovery(files=col.files, skipped=dict(sorted(col.skipped.items())), mode=mode,

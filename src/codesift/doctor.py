@@ -40,6 +40,7 @@ RULES: dict[str, str] = {
     "vendored": "vendored or build folder (node_modules, vendor, dist, build, .venv, target, ...)",
     "generated": "generated code or translation catalogs (_pb2.py, .pb.go, .generated., .po)",
     "minified": "minified bundle or source map (.min.js, .bundle.js, .map)",
+    "compiled": "JavaScript or .d.ts compiled from a TypeScript source the tree also holds",
     "lockfile": "dependency lockfile",
     "binary": "binary (by extension, or a NUL byte in the first 8 KiB)",
     "too_large": "over max_file_size",
@@ -129,7 +130,7 @@ def _warnings(found: Discovery, report: dict, config: Config) -> list[str]:
     dropped: dict[str, Counter] = {}
     for path, reason in {**found.ignored, **found.skipped}.items():
         # Bundles, generated code and binaries are not the tree's own code: they don't make its main language.
-        if not path.endswith("/") and reason not in ("minified", "generated", "lockfile", "binary"):
+        if not path.endswith("/") and reason not in ("minified", "generated", "compiled", "lockfile", "binary"):
             lang = language_of(path)
             seen[lang] += 1
             dropped.setdefault(lang, Counter())[reason] += 1

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pathspec import GitIgnoreSpec
 
 from .config import INDEX_DIR_NAME
+from .compiled import compiled_copies
 from .discover import (_AMBIGUOUS_DIRS, _TARGET_MARKERS, VCS_DIRS, VENDORED_DIRS, Discovery, SourceFile,
                        _compile, _name_reason, discover)
 from .gitblobs import BlobReader, GitSourceError, TreeEntry, head_commit, list_tree, resolve_commit
@@ -100,7 +101,10 @@ def select_entries(entries: Iterable[TreeEntry], spec: ServiceSpec, max_size: in
             skipped[e.path] = "too_large"
         else:
             out.append(e)
-    return out, skipped
+    copies = compiled_copies(e.path for e in out)
+    for path in copies:
+        skipped[path] = "compiled"
+    return [e for e in out if e.path not in copies], skipped
 
 
 def _git_service(spec: ServiceSpec, commit: str, reader: BlobReader, max_size: int) -> tuple[Discovery, dict[str, str]]:
