@@ -17,6 +17,9 @@ def test_query_wants_tests():
     assert boosts.query_wants_tests("which tests cover the parser")
     assert not boosts.query_wants_tests("test whether a directory is empty")  # the verb
     assert not boosts.query_wants_tests("check if a path exists")
+    # punctuation next to the word: "for unit tests, build a logger ..." (was read as "tests,")
+    assert boosts.query_wants_tests("for unit tests, build a logger that discards its output")
+    assert boosts.query_wants_tests("where are the fixtures?")
 
 
 def test_name_match_levels():

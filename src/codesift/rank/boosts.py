@@ -102,8 +102,8 @@ _VERB_FOLLOWERS = frozenset({"whether", "if", "that"})  # "test whether …": th
 
 
 def query_wants_tests(query: str) -> bool:
-    """True when the query asks about tests (then tests are not demoted)."""
-    words = query.lower().split()
+    """True when the query asks about tests (then tests are not demoted); ``for unit tests, …`` too."""
+    words = re.findall(r"[a-z0-9_]+", query.lower())
     return any(w in _TEST_WORDS and not (w == "test" and i + 1 < len(words) and words[i + 1] in _VERB_FOLLOWERS)
                for i, w in enumerate(words))
 
