@@ -203,3 +203,15 @@ def test_grammar_failure_is_recorded_shown_and_healed(repo: Path, monkeypatch, f
         assert idx.status()["grammar_errors"] == {}
         assert idx.find_symbol("rebuild_auth")
     print_status(info)  # renders without error
+
+
+def test_compiled_copies_of_indexed_typescript_raise_no_warning(tmp_path: Path) -> None:
+    # an npm package shipping src/*.ts and the compiler's .js/.cjs/.d.ts of each: nothing is missing
+    root = tmp_path / "pkg"
+    for i in range(10):
+        write(root, f"src/m{i}.ts", f"export const m{i} = {i};\n")
+        for ext in (".js", ".cjs", ".d.ts"):
+            write(root, f"m{i}{ext}", f"exports.m{i} = {i};\n")
+    report = dry_run(root, time_model=False)
+    assert report["skipped"]["by_reason"]["compiled"]["count"] == 30
+    assert report["warnings"] == []

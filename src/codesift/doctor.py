@@ -145,7 +145,8 @@ def _warnings(found: Discovery, report: dict, config: Config) -> list[str]:
             out.append(f"0 of {n} {main} files (the tree's main language) would be indexed ({why})")
         elif kept < n / 2:
             out.append(f"only {kept} of {n} {main} files (the tree's main language) would be indexed ({why})")
-    own = sum(1 for p, r in found.skipped.items() if not p.endswith("/"))
+    # Compiled copies of sources that are indexed lose nothing: they do not count as skipped code.
+    own = sum(1 for p, r in found.skipped.items() if not p.endswith("/") and r != "compiled")
     total = own + len(found.files)
     if own >= 20 and own > SKIPPED_SHARE_WARN * total:
         out.append(f"{own} of {total} files ({own * 100 // total}%) are skipped by codesift's rules; see `skipped`")
