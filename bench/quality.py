@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 
@@ -84,9 +85,10 @@ def load_sets(sets: list[str], corpora: list[str] | None) -> dict[str, list[dict
     return out
 
 
-def open_index(corpus: str, overrides: dict[str, object]) -> Index:
-    root = Path(DEFAULT_CACHE).expanduser() / corpus
-    cfg = Config(index_dir=str(INDEX_HOME / corpus)).with_overrides(**overrides)
+def open_index(corpus: str, overrides: dict[str, object], root: Path | None = None, index_name: str = "") -> Index:
+    """The corpus's index, brought up to date (``root``/``index_name``: a corpus from elsewhere, bench/devset.py)."""
+    root = root or Path(DEFAULT_CACHE).expanduser() / corpus
+    cfg = Config(index_dir=str(INDEX_HOME / (index_name or corpus))).with_overrides(**overrides)
     index = Index(root, config=cfg)
     t = time.perf_counter()
     stats = index.update()
@@ -96,15 +98,18 @@ def open_index(corpus: str, overrides: dict[str, object]) -> Index:
     return index
 
 
-def run(sets: dict[str, list[dict]], modes: list[str], overrides: dict[str, object]) -> dict:
+def run(sets: dict[str, list[dict]], modes: list[str], overrides: dict[str, object],
+        opener: Callable[[str, dict[str, object]], Index] | None = None) -> dict:
+    """Every query of every set in every mode, scored; ``opener(corpus, overrides)`` opens a corpus's index."""
     report: dict = {}
     indexes: dict[str, Index] = {}
+    opener = opener or open_index
     for qset, queries in sets.items():
         for mode in modes:
             rows, lat = {}, []
             for q in queries:
                 if q["corpus"] not in indexes:
-                    indexes[q["corpus"]] = open_index(q["corpus"], overrides)
+                    indexes[q["corpus"]] = opener(q["corpus"], overrides)
                 t = time.perf_counter()
                 res = indexes[q["corpus"]].search(q["query"], limit=10, mode=mode)
                 lat.append(time.perf_counter() - t)

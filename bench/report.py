@@ -1,13 +1,15 @@
 """Everything issue 10 asks to see, in one command: quality per language and corpus, the
 leave-one-corpus-out table of the tuned constants, the ablation, and the latency of the pool.
 
-    python bench/report.py [--skip quality names loco ablation latency] [--scale-root DIR]
+    python bench/report.py [--skip quality devset names loco ablation latency] [--scale-root DIR]
 
 Runs the other bench scripts one after another (each in its own process, so one's memory does not
 weigh on the next) and prints their tables under one heading each:
 
 - quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
+- devset: ``devset.py`` (hand-written queries over ten libraries nobody tuned on, keyword / semantic /
+  hybrid per language group and corpus), when ``bench/devset/fetch.py`` has fetched them;
 - names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
@@ -30,6 +32,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "devset"))
+from fetch import CACHE as DEVSET_CACHE, corpora as devset_corpora  # noqa: E402
 QUALITY_CORPORA = ["requests", "flask", "click", "express", "cli", "fd", "javapoet", "h3"]
 # Each grid is checked on its own (a product of all of them would take hours); today's value comes first.
 LOCO_GRIDS = [
@@ -54,12 +58,17 @@ def section(title: str, args: list[str]) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "names", "loco", "ablation", "latency"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "devset", "names", "loco", "ablation", "latency"])
     ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
     args = ap.parse_args()
     failed = 0
     if "quality" not in args.skip:
         failed |= section("Quality per set, mode, language group and corpus", ["bench/quality.py"])
+    if "devset" not in args.skip:
+        if all((DEVSET_CACHE / c["name"]).is_dir() for c in devset_corpora()):
+            failed |= section("Quality on the dev set", ["bench/devset.py", "--modes", "keyword", "semantic", "hybrid"])
+        else:
+            print("\n## Quality on the dev set\n\nnot fetched: run `python bench/devset/fetch.py` first", flush=True)
     if "names" not in args.skip:
         failed |= section("Name lookup on every corpus", ["bench/name_probe.py", *QUALITY_CORPORA])
     if "loco" not in args.skip:
