@@ -32,6 +32,7 @@ from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
+from .synonyms import synonyms
 from .services import Sources, check_path_in_services, services_to_update
 from .tools.base import Workspace, weak_call
 from .tools.symbols import query_notes
@@ -285,6 +286,8 @@ class Index(DenseSide):
         params.expansion, expansion_notes = self._expander.expand(query, mode)
         if self.config.rank.abbreviation_weight > 0 and mode != "semantic":
             params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))
+        if self.config.rank.synonym_weight > 0 and mode != "semantic":
+            params.expansion += tuple((t, self.config.rank.synonym_weight) for t in synonyms(query))
         response.notes.extend(expansion_notes)
         if self.qdrant is not None:
             retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)
