@@ -1,5 +1,6 @@
 from codesift.rank.candidate import Candidate
-from codesift.rank.diversity import best_of_each_file_first, cap_per_file, consolidate, dedupe_content
+from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
+                                     enclosing_first)
 
 
 def c(cid, path, start, end, text=None, name=None):
@@ -80,3 +81,29 @@ def test_nested_long_containers_each_follow_their_own_member():
     out = members_first([outer, inner, method, builder_method], CONTAINER_KINDS)
     assert [x.chunk_id for x in out] == [3, 4, 1, 2]  # the outer class also holds the builder's method
     assert [x.score for x in out] == [2.0, 1.0, 1.0, 1.0]  # never above the member it follows
+
+
+def test_enclosing_function_takes_the_place_of_its_nested_function():
+    inner, other, outer = c(1, "a", 20, 30, name="process"), c(2, "b", 1, 5), c(3, "a", 10, 60, name="tree")
+    inner.score, other.score, outer.score = 0.9, 0.8, 0.5
+    out = enclosing_first([inner, other, outer])
+    assert [x.chunk_id for x in out] == [3, 2]
+    assert out[0].score == 0.9 and out[0].merged_names == ["process"]
+
+
+def test_enclosing_first_climbs_every_level_and_keeps_lower_ones_in_place():
+    inner, middle, outer = c(1, "a", 20, 22), c(2, "a", 15, 30), c(3, "a", 10, 60)
+    assert [x.chunk_id for x in enclosing_first([inner, middle, outer])] == [3]
+    # an enclosing function already above its nested one: nothing moves
+    assert [x.chunk_id for x in enclosing_first([outer, c(4, "b", 1, 2), inner])] == [3, 4, 1]
+
+
+def test_enclosing_first_leaves_named_methods_classes_and_long_functions():
+    named, outer = c(1, "a", 20, 30, name="process"), c(2, "a", 10, 60)
+    named.explain["name_match"] = 1.0
+    assert [x.chunk_id for x in enclosing_first([named, outer])] == [1, 2]
+    method, cls = c(3, "a", 20, 30), c(4, "a", 10, 60)
+    cls.kind = "class"
+    assert [x.chunk_id for x in enclosing_first([method, cls])] == [3, 4]
+    assert [x.chunk_id for x in enclosing_first([c(5, "a", 20, 30), c(6, "a", 1, 400)])] == [5, 6]
+    assert [x.chunk_id for x in enclosing_first([c(7, "a", 20, 30), c(8, "b", 1, 60)])] == [7, 8]  # other file

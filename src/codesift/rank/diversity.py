@@ -72,6 +72,34 @@ def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> li
     return [cands[i] for i in order]
 
 
+FUNCTION_KINDS = frozenset({"function", "method"})
+
+
+def enclosing_first(cands: list[Candidate]) -> list[Candidate]:
+    """A function nested in another (a closure, an inner helper) ranked above the function that encloses it
+    gives that function its place, listed as merged into it: the enclosing one holds its text and is what
+    the code is called by (zod's ``treeifyError`` over its ``processError``, click's ``decorator`` closures).
+    Not when the query names the nested one, nor for an enclosing function over ``MAX_MERGED_SPAN`` lines.
+    """
+    out = list(cands)
+    i = -1
+    while (i := i + 1) < len(out):
+        c = out[i]
+        if c.kind not in FUNCTION_KINDS or "name_match" in c.explain:
+            continue
+        for j in range(i + 1, len(out)):
+            e = out[j]
+            if (e.kind in FUNCTION_KINDS and e.path == c.path and e.start_line < c.start_line
+                    and c.end_line <= e.end_line and e.end_line - e.start_line + 1 <= MAX_MERGED_SPAN):
+                e.score = max(e.score, c.score)
+                e.merged_names.append(c.qualified_name)
+                del out[j]
+                out[i] = e
+                i -= 1  # the enclosing function may itself be nested in another
+                break
+    return out
+
+
 def consolidate(cands: list[Candidate], max_gap: int = 1) -> list[Candidate]:
     """Merge candidates of one file that touch or overlap (gap ≤ ``max_gap`` lines) into one passage.
 
