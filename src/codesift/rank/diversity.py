@@ -82,21 +82,24 @@ def enclosing_first(cands: list[Candidate]) -> list[Candidate]:
     Not when the query names the nested one, nor for an enclosing function over ``MAX_MERGED_SPAN`` lines.
     """
     out = list(cands)
+    by_path: dict[str, list[Candidate]] = {}
+    for c in out:
+        if c.kind in FUNCTION_KINDS and c.end_line - c.start_line + 1 <= MAX_MERGED_SPAN:
+            by_path.setdefault(c.path, []).append(c)
     i = -1
     while (i := i + 1) < len(out):
         c = out[i]
         if c.kind not in FUNCTION_KINDS or "name_match" in c.explain:
             continue
-        for j in range(i + 1, len(out)):
-            e = out[j]
-            if (e.kind in FUNCTION_KINDS and e.path == c.path and e.start_line < c.start_line
-                    and c.end_line <= e.end_line and e.end_line - e.start_line + 1 <= MAX_MERGED_SPAN):
-                e.score = max(e.score, c.score)
-                e.merged_names.append(c.qualified_name)
-                del out[j]
-                out[i] = e
-                i -= 1  # the enclosing function may itself be nested in another
-                break
+        around = {id(e) for e in by_path.get(c.path, ())
+                  if e is not c and e.start_line < c.start_line and c.end_line <= e.end_line}
+        j = next((j for j in range(i + 1, len(out)) if id(out[j]) in around), None) if around else None
+        if j is not None:
+            e = out.pop(j)
+            e.score = max(e.score, c.score)
+            e.merged_names.append(c.qualified_name)
+            out[i] = e
+            i -= 1  # the enclosing function may itself be nested in another
     return out
 
 
