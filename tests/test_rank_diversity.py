@@ -105,5 +105,6 @@ def test_enclosing_first_leaves_named_methods_classes_and_long_functions():
     method, cls = c(3, "a", 20, 30), c(4, "a", 10, 60)
     cls.kind = "class"
     assert [x.chunk_id for x in enclosing_first([method, cls])] == [3, 4]
-    assert [x.chunk_id for x in enclosing_first([c(5, "a", 20, 30), c(6, "a", 1, 400)])] == [5, 6]
+    assert [x.chunk_id for x in enclosing_first([c(5, "a", 20, 30), c(6, "a", 1, 401)])] == [5, 6]
+    assert [x.chunk_id for x in enclosing_first([c(9, "a", 20, 30), c(10, "a", 1, 390)])] == [10]
     assert [x.chunk_id for x in enclosing_first([c(7, "a", 20, 30), c(8, "b", 1, 60)])] == [7, 8]  # other file
