@@ -15,7 +15,7 @@ weigh on the next) and prints their tables under one heading each:
   times per corpus);
 - loco: ``loco.py`` over the constants tuned on the public bench, around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
-  own each of: the abbreviations' weight, the import-block factor, members-first);
+  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first);
 - ablation: ``ablation.py`` (each ranking stage toggled from the defaults);
 - latency: ``pool_cost.py`` on ``--scale-root`` (a ``query_scale.py --keep`` build with vectors), when
   given.
@@ -39,6 +39,7 @@ QUALITY_CORPORA = ["requests", "flask", "click", "express", "cli", "fd", "javapo
 LOCO_GRIDS = [
     ["keyword_weight=1.0,0.8,1.25", "rank.short_vector_penalty=0.06,0,0.12", "rank.sentence_name_match_weight=0,1.0"],
     ["rank.abbreviation_weight=0.3,0,0.6,1.0"],
+    ["rank.synonym_weight=1.0,0,0.5,1.5"],
     ["rank.import_penalty_factor=0.4,1.0,0.7"],
     ["rank.members_first=true,false"],
     ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
