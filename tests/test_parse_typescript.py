@@ -118,3 +118,37 @@ const doubled = items.map((x) => x * 2);
     assert handler.signature == "export const handler = defineEventHandler(async (event)"
     # a call without a function argument, or a method call on data, stays module code
     assert [(c.start_line, c.end_line) for c in chunks if c.kind == "module"] == [(7, 8)]
+
+
+def test_overload_signatures_belong_to_their_implementation():
+    src = (
+        "/** Parse a value. */\n"
+        "export function parse(a: string): number;\n"
+        "export function parse(a: number): number;\n"
+        "export function parse(a: any): number {\n  return 1;\n}\n\n"
+        "function other(a: string): void;\n"
+        "export function unrelated(): void {}\n\n"
+        "class Box {\n"
+        "  /** Get it. */\n"
+        "  get(x: string): string;\n"
+        "  get(x: number): number;\n"
+        "  get(x: any): any { return x; }\n"
+        "}\n"
+    )
+    chunks = {c.qualified_name: c for c in extract_chunks(src, "typescript", "a.ts")}
+    parse = chunks["parse"]
+    # the definition starts at its first declaration, and the doc above it is the implementation's doc
+    assert (parse.start_line, parse.end_line) == (2, 6)
+    assert parse.docstring == "Parse a value." and parse.text.startswith("export function parse(a: string)")
+    assert parse.signature == "export function parse(a: any): number"
+    get = chunks["Box.get"]
+    assert (get.start_line, get.end_line, get.docstring) == (13, 15, "Get it.")
+    # a signature of another name is not taken, nor is module code left for the overloads
+    assert chunks["unrelated"].start_line == 9
+    assert not any(c.kind == "module" and "parse(a: string)" in c.text for c in chunks.values())
+
+
+def test_javascript_has_no_overloads_to_take():
+    src = "function f(a) {}\nfunction f(a, b) { return b; }\n"
+    starts = [c.start_line for c in extract_chunks(src, "javascript", "a.js") if c.name == "f"]
+    assert starts == [1, 2]

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 #    function ip() {...})``) are definitions.
 # 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).
 # 7: a Go package-level ``var f = func(...) {...}`` is a function.
-PARSER_VERSION = "7"
+# 8: TypeScript overload signatures belong to the definition that implements them (its start line, text and doc).
+PARSER_VERSION = "8"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

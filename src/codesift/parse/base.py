@@ -49,6 +49,9 @@ class LangSpec:
     comments: frozenset[str] = frozenset({"comment"})
     name_types: frozenset[str] = frozenset({"identifier", "type_identifier", "name", "constant"})
     comment_docs: bool = True  # docstring = comment block right above the definition
+    # Body-less declarations that the next definition of the same name implements (TypeScript's overload
+    # signatures): they, and the doc comment above the first, belong to that definition.
+    overloads: frozenset[str] = frozenset()
 
 
 def text(node: Node | None) -> str:

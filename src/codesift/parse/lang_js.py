@@ -11,6 +11,8 @@ next) {...})``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import re
 
 from tree_sitter import Node
@@ -233,4 +235,4 @@ JS_SPEC = LangSpec(
     comments=frozenset({"comment", "html_comment"}),
     name_types=frozenset({"identifier", "type_identifier", "property_identifier"}),
 )
-TS_SPEC = JS_SPEC
+TS_SPEC = replace(JS_SPEC, overloads=frozenset({"function_signature", "method_signature"}))

@@ -64,6 +64,7 @@ class _Located:
     start_row: int  # 0-based row of the outer start (decorators included)
     decorators: list[tuple[int, int]]  # byte ranges
     anchor: Node
+    first_row: int | None = None  # 0-based row of the first overload signature, when there are some
 
 
 @dataclass(slots=True)
@@ -207,8 +208,24 @@ def _locate(spec: LangSpec, d: Def) -> _Located:
                     own.extend(c for c in child.children if c.type in spec.decorators)
         own.sort(key=lambda n: n.start_byte)
         decorators.extend((n.start_byte, n.end_byte) for n in own)
+    first_row = None
+    if spec.overloads:
+        sib = outer.prev_named_sibling
+        while sib is not None and (sib.type in spec.comments or _overload_of(spec, sib, d.name)):
+            if sib.type not in spec.comments:
+                outer_start, start_row = sib.start_byte, sib.start_point[0]
+                first_row = start_row
+            sib = sib.prev_named_sibling
     anchor = _first_token(spec, anchor_base)
-    return _Located(d, outer, outer_start, outer.end_byte, start_row, decorators, anchor)
+    return _Located(d, outer, outer_start, outer.end_byte, start_row, decorators, anchor, first_row)
+
+
+def _overload_of(spec: LangSpec, node: Node, name: str) -> bool:
+    """Whether ``node`` (or the declaration an ``export`` wraps) is an overload signature of ``name``."""
+    if node.type in spec.wrappers:
+        inner = node.child_by_field_name("declaration")
+        node = inner if inner is not None else node
+    return node.type in spec.overloads and text(node.child_by_field_name("name")) == name
 
 
 def _sibling_decorators(spec: LangSpec, node: Node) -> list[tuple[int, int]] | None:
@@ -273,7 +290,7 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
 
     end_byte = _trim_trailing_comments(loc.outer_start, loc.outer_end, src, ctx.comment_ends)
     end_row = ctx.row_of(max(end_byte - 1, loc.outer_start))
-    start_row = loc.anchor.start_point[0]
+    start_row = loc.anchor.start_point[0] if loc.first_row is None else loc.first_row
 
     line_start = src.rfind(b"\n", 0, loc.outer_start) + 1
     text_start = line_start if not src[line_start : loc.outer_start].strip() else loc.outer_start
