@@ -1,13 +1,14 @@
 """Leave-one-corpus-out check of tuned ranking constants on the public hand-written set.
 
     python bench/loco.py --grid rank.tiny_vector_penalty=0,0.02,0.04 --grid keyword_weight=0.8,1.0
-                         [--mode hybrid] [--json out.json]
+                         [--mode hybrid] [--devset] [--json out.json]
 
 Every combination of the grid values is scored on every corpus (in-process, like bench/quality.py).
 Then, for each corpus in turn, the combination with the best mean MRR@10 over the *other* corpora is
 chosen and measured on the held-out one. A constant generalises when the held-out average stays close to
 the in-sample average (issue 10: within 0.03) and the held-out scores beat the defaults'.
 Corpora are weighted equally (the mean of per-corpus MRR@10), so the Python corpora do not decide alone.
+``--devset`` adds the ten corpora of the dev set (bench/devset.py; fetched by bench/devset/fetch.py): 18 folds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from quality import load_sets, parse_overrides, run  # noqa: E402
+
+import devset  # noqa: E402
 
 
 def parse_grid(items: list[str]) -> list[tuple[str, list[str]]]:
@@ -43,18 +46,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...")
     ap.add_argument("--mode", default="hybrid")
+    ap.add_argument("--devset", action="store_true", help="also hold out each corpus of the dev set")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     grid = parse_grid(args.grid)
     sets = load_sets(["handwritten"], None)
     queries = sets["handwritten"]
     key = f"handwritten/{args.mode}"
+    dev = {"dev": devset.load_queries(None)} if args.devset else None
     combos = [dict(zip([k for k, _ in grid], values)) for values in itertools.product(*[v for _, v in grid])]
     scores: list[tuple[dict, dict[str, float]]] = []
     for combo in combos:
         overrides = parse_overrides([f"{k}={v}" for k, v in combo.items()])
         report = run(sets, [args.mode], overrides)
         scores.append((combo, per_corpus(report, queries, key)))
+        if dev is not None:
+            dev_report = run(dev, [args.mode], overrides, devset.opener(devset.CACHE))
+            scores[-1][1].update({f"dev-{c}": m for c, m in per_corpus(dev_report, dev["dev"], f"dev/{args.mode}").items()})
         print(f"{combo}: " + " ".join(f"{c} {m:.3f}" for c, m in scores[-1][1].items()), file=sys.stderr)
     corpora = sorted(scores[0][1])
     default = scores[0][1]  # the first value of each grid entry is taken as the default
