@@ -49,7 +49,12 @@ def _download(c: dict, into: Path) -> Path:
         else:
             cmd = [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps", "-q", c["package"],
                    "-d", str(into)]
-        subprocess.run(cmd, cwd=into, check=True, capture_output=True)
+        try:
+            subprocess.run(cmd, cwd=into, check=True, capture_output=True, text=True)
+        except FileNotFoundError:
+            raise SystemExit(f"{c['name']}: `{cmd[0]}` is not on PATH (needed for {c['registry']} sources)") from None
+        except subprocess.CalledProcessError as exc:
+            raise SystemExit(f"{c['name']}: `{' '.join(cmd)}` failed: {(exc.stderr or exc.stdout).strip()[-300:]}") from None
         if not target.exists():  # apt-get writes ~ in versions as %7e
             alt = into / c["file"].replace("~", "%7e")
             if alt.exists():
