@@ -147,3 +147,10 @@ def test_an_import_alias_qualifier_is_dropped():
     # (res.get = function ...); Point is defined
     assert got == ["object", "new", "requests.get", "sessions.merge_setting", "Point.new", "res.get"]
     assert boosts.drop_aliases(["z.object"], frozenset(), cands) == ["z.object"]
+
+
+def test_is_doc_block():
+    assert boosts.is_doc_block("/**\n * Respond to the Acceptable formats.\n */\n")
+    assert not boosts.is_doc_block("/* Package pflag is a drop-in replacement */")  # not a doc block
+    assert not boosts.is_doc_block("/** a */\nvar x = 1;")  # code after it
+    assert not boosts.is_doc_block("/** a */\n/** b */")  # two comments: module text, not one doc

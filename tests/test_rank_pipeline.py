@@ -215,3 +215,24 @@ def test_a_sentence_ranks_the_code_above_a_declaration_whose_comments_match_bett
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "Command struct", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
     assert out[0].chunk_id == 1 and "x_declaration" not in out[0].explain
+
+
+def test_a_sentence_ranks_a_function_above_module_code_but_not_above_a_detached_doc_block():
+    def pair(module_text):
+        module = Candidate(1, "flag.go", "flag", "flag:70", "module", "go", 70, 81, module_text, score=1.2 * UNIT)
+        impl = Candidate(2, "flag.go", "parseShortArg", "FlagSet.parseShortArg", "method", "go", 300, 360,
+                         "func (f *FlagSet) parseShortArg(s string) error {\n}", score=1.0 * UNIT)
+        return [module, impl]
+
+    settings = RankSettings(consolidate=False)
+    query = "resolve one single-letter option from a dash cluster"
+    paragraph = "Single dashes signify a series of shorthand\nletters for flags. All but the last must be boolean."
+    out, _ = rank(pair(paragraph), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_module"] == 0.8
+    out, _ = rank(pair(paragraph), query, replace(settings, module_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    jsdoc = "/**\n * Respond to the Acceptable formats.\n * @public\n */"
+    out, _ = rank(pair(jsdoc), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1 and "x_module" not in out[0].explain
+    out, _ = rank(pair(paragraph), "flag syntax", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
+    assert out[0].chunk_id == 1 and "x_module" not in out[0].explain

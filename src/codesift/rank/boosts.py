@@ -53,6 +53,13 @@ _IMPORT_CONTINUATION = re.compile(
 _IMPORT_SHARE = 0.8
 
 
+def is_doc_block(text: str) -> bool:
+    """A lone ``/** … */`` comment: the doc of the definition below it, kept apart by a blank line (express and
+    koa write their JSDoc so); consolidation joins the two when both are candidates."""
+    t = text.strip()
+    return t.startswith("/**") and t.endswith("*/") and t.count("*/") == 1
+
+
 def is_import_block(kind: str, text: str) -> bool:
     """Module-level code that is only imports (and package lines): a location, never an answer to a search."""
     if kind != "module":
