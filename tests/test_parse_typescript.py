@@ -152,3 +152,23 @@ def test_javascript_has_no_overloads_to_take():
     src = "function f(a) {}\nfunction f(a, b) { return b; }\n"
     starts = [c.start_line for c in extract_chunks(src, "javascript", "a.js") if c.name == "f"]
     assert starts == [1, 2]
+
+
+def test_a_const_made_by_an_imported_modules_function_on_a_function_is_a_definition():
+    src = (
+        'import * as core from "./core.js";\n'
+        'import _ from "lodash";\n'
+        'const util = require("./util");\n'
+        "/** Checks multiples. */\n"
+        "export const $ZodCheckMultipleOf: core.$constructor<X> =\n"
+        '  /*@__PURE__*/ core.$constructor("$ZodCheckMultipleOf", (inst, def) => {\n'
+        "    inst.x = 1;\n"
+        "  });\n"
+        "const save = _.debounce(function save() {}, 100);\n"
+        "const wrapped = util.wrap(() => 1);\n"
+        "const doubled = items.map((x) => x * 2);\n"
+    )
+    defs = {c.qualified_name: c for c in extract_chunks(src, "typescript", "checks.ts") if c.kind == "function"}
+    assert set(defs) == {"$ZodCheckMultipleOf", "save", "wrapped"}  # items is a variable: map makes data
+    zod = defs["$ZodCheckMultipleOf"]
+    assert (zod.start_line, zod.end_line, zod.docstring) == (5, 8, "Checks multiples.")

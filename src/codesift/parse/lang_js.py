@@ -3,8 +3,8 @@
 Besides declarations this recognises the assignment forms JS code is full of:
 ``const f = () => ...``, ``exports.f = function``, ``Foo.prototype.f = function``, class fields
 holding arrows, consts made by calling a plain function on a function (``const h =
-defineEventHandler(async (event) => ...)``), object-literal functions, Express-style
-``app.get('/x', handler)`` routes, and module-level calls that define a property from a function
+defineEventHandler(async (event) => ...)``) or an imported module's function on one
+(``core.$constructor("X", (inst) => ...)``), object-literal functions, Express-style ``app.get('/x', handler)`` routes, and module-level calls that define a property from a function
 (``defineGetter(req, 'protocol', function protocol() {...})``, ``app.use(function logger(req, res,
 next) {...})``).
 """
@@ -45,8 +45,54 @@ def _unwrap(value: Node | None) -> Node | None:
         # function called on a function makes one (a method call such as ``items.map(fn)`` makes data).
         if function is not None and function.type == "identifier" and args is not None:
             return next((a for a in args.named_children if a.type in FUNCTION_VALUES), None)
+        # The same through a module the file imports (``core.$constructor("X", (inst) => ...)`` in zod,
+        # ``_.debounce(fn)``); a call on a variable (``items.map(fn)``) still makes data.
+        if function is not None and function.type == "member_expression" and args is not None:
+            owner = function.child_by_field_name("object")
+            if owner is not None and owner.type == "identifier" and text(owner) in _imported_names(value):
+                return next((a for a in args.named_children if a.type in FUNCTION_VALUES), None)
         return None
     return value
+
+
+_IMPORTS: dict[tuple[int, int, int], frozenset[str]] = {}
+
+
+def _imported_names(node: Node) -> frozenset[str]:
+    """The names the file of ``node`` binds to imported modules (``import * as core``, ``import _``,
+    ``import { z }``, a top-level ``const x = require(...)``); computed once per parse tree."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    key = (root.id, root.end_byte, root.child_count)
+    found = _IMPORTS.get(key)
+    if found is None:
+        names: set[str] = set()
+        for stmt in root.named_children:
+            if stmt.type == "import_statement":
+                clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+                stack = list(clause.named_children) if clause is not None else []
+                while stack:
+                    n = stack.pop()
+                    if n.type == "identifier":
+                        names.add(text(n))
+                    elif n.type in ("namespace_import", "named_imports"):
+                        stack.extend(n.named_children)
+                    elif n.type == "import_specifier":
+                        alias = n.child_by_field_name("alias") or n.child_by_field_name("name")
+                        if alias is not None:
+                            names.add(text(alias))
+            elif stmt.type in ("lexical_declaration", "variable_declaration"):
+                for d in stmt.named_children:
+                    value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
+                    name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                    if (value is not None and name is not None and name.type == "identifier"
+                            and value.type == "call_expression" and text(value.child_by_field_name("function")) == "require"):
+                        names.add(text(name))
+        if len(_IMPORTS) > 16:
+            _IMPORTS.clear()
+        found = _IMPORTS[key] = frozenset(names)
+    return found
 
 
 def _value_def(node: Node, name: str, value: Node | None, **extra: object) -> Def | None:
