@@ -54,7 +54,8 @@ def _download(c: dict, into: Path) -> Path:
         except FileNotFoundError:
             raise SystemExit(f"{c['name']}: `{cmd[0]}` is not on PATH (needed for {c['registry']} sources)") from None
         except subprocess.CalledProcessError as exc:
-            raise SystemExit(f"{c['name']}: `{' '.join(cmd)}` failed: {(exc.stderr or exc.stdout).strip()[-300:]}") from None
+            why = (exc.stderr or exc.stdout or "").strip()[-300:]
+            raise SystemExit(f"{c['name']}: `{' '.join(cmd)}` failed: {why}") from None
         if not target.exists():  # apt-get writes ~ in versions as %7e
             alt = into / c["file"].replace("~", "%7e")
             if alt.exists():

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 # 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).
 # 7: a Go package-level ``var f = func(...) {...}`` is a function.
 # 8: TypeScript overload signatures belong to the definition that implements them (its start line, text and doc).
-# 9: so is one made by calling an imported module's function on a function (zod's ``core.$constructor("X", (inst) => ...)``).
+# 9: a const made by calling an imported module's function on a function is a definition (zod's
+#    ``core.$constructor("X", (inst) => ...)``).
 PARSER_VERSION = "9"
 
 _QUALIFIER = re.compile(r"::|->|#")

@@ -4,16 +4,16 @@ Besides declarations this recognises the assignment forms JS code is full of:
 ``const f = () => ...``, ``exports.f = function``, ``Foo.prototype.f = function``, class fields
 holding arrows, consts made by calling a plain function on a function (``const h =
 defineEventHandler(async (event) => ...)``) or an imported module's function on one
-(``core.$constructor("X", (inst) => ...)``), object-literal functions, Express-style ``app.get('/x', handler)`` routes, and module-level calls that define a property from a function
+(``core.$constructor("X", (inst) => ...)``), object-literal functions, Express-style
+``app.get('/x', handler)`` routes, and module-level calls that define a property from a function
 (``defineGetter(req, 'protocol', function protocol() {...})``, ``app.use(function logger(req, res,
 next) {...})``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import re
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -87,7 +87,8 @@ def _imported_names(node: Node) -> frozenset[str]:
                     value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
                     name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
                     if (value is not None and name is not None and name.type == "identifier"
-                            and value.type == "call_expression" and text(value.child_by_field_name("function")) == "require"):
+                            and value.type == "call_expression"
+                            and text(value.child_by_field_name("function")) == "require"):
                         names.add(text(name))
         if len(_IMPORTS) > 16:
             _IMPORTS.clear()
