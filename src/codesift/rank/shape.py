@@ -58,12 +58,12 @@ def looks_like_identifier(word: str) -> bool:
 
 # Words naming the kind of definition asked for (``class Session``, ``type Command struct``, ``fn main``)
 # → the chunk kinds they mean; and the filler around them (``find the Session class``).
+_CALLABLE = frozenset({"function", "method"})
 KIND_WORDS: dict[str, frozenset[str]] = {
     "class": frozenset({"class"}), "struct": frozenset({"struct"}), "interface": frozenset({"interface"}),
     "trait": frozenset({"trait"}), "enum": frozenset({"enum"}), "impl": frozenset({"impl"}),
     "type": frozenset({"type", "struct", "interface", "enum", "class"}),
-    "def": frozenset({"function", "method"}), "func": frozenset({"function", "method"}),
-    "fn": frozenset({"function", "method"}), "function": frozenset({"function", "method"}),
+    "def": _CALLABLE, "func": _CALLABLE, "fn": _CALLABLE, "function": _CALLABLE,
     "method": frozenset({"method"}),
 }
 _FILLER = frozenset({"find", "show", "the", "a", "an", "where", "is", "defined", "definition", "declaration", "of"})

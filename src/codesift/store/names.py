@@ -11,10 +11,10 @@ import re
 import sqlite3
 from difflib import SequenceMatcher
 
-from ..model import dotted as dotted_name
+from ..model import NOT_DEFINITIONS, dotted as dotted_name
 
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-NON_SYMBOL_KINDS = ("module", "window", "section")
+NON_SYMBOL_KINDS = NOT_DEFINITIONS
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (

@@ -10,10 +10,11 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..model import NOT_DEFINITIONS as _NOT_DEFINITION_KINDS
 from . import grams, names, refs
 from .keyword import glob_to_regex, normalise_path_filter
 
-NOT_DEFINITIONS = ("module", "window", "section")  # chunk kinds that define nothing
+NOT_DEFINITIONS = tuple(sorted(_NOT_DEFINITION_KINDS))  # as SQL parameters
 
 
 class FilterLike(Protocol):

@@ -12,7 +12,7 @@ from ..indexer import _decode, _digest
 from ..languages import language_for
 from ..parse import extract_chunks
 from ..errors import CodesiftError
-from ..model import dotted
+from ..model import NOT_DEFINITIONS, dotted
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Chunk
@@ -124,7 +124,7 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     symbol = None
     if symbol_name:
         language = language_for(rel) or "text"
-        chunks = [c for c in extract_chunks(text, language, rel) if c.kind not in ("module", "window", "section")]
+        chunks = [c for c in extract_chunks(text, language, rel) if c.kind not in NOT_DEFINITIONS]
         want = dotted(symbol_name)
         matches = [c for c in chunks if c.qualified_name == want] or [c for c in chunks if c.name == want] or [
             c for c in chunks if c.qualified_name.endswith("." + want)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..search import Filters
-from ..model import dotted
+from ..model import NOT_DEFINITIONS, dotted
 from .context import ContextError, answer_window, symbol_info
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 STORED = "qdrant (stored text)"
 LIVE = "live file"
-NOT_SYMBOLS = ("module", "window", "section")
 
 
 def _rows(ws: "Workspace", rel: str) -> list["ChunkRecord"]:
@@ -26,7 +25,7 @@ def _rows(ws: "Workspace", rel: str) -> list["ChunkRecord"]:
 
 
 def _symbol(rows: list["ChunkRecord"], rel: str, symbol_name: str) -> "ChunkRecord":
-    defs = [r for r in rows if r.kind not in NOT_SYMBOLS]
+    defs = [r for r in rows if r.kind not in NOT_DEFINITIONS]
     want = dotted(symbol_name)
     matches = ([r for r in defs if r.qualified_name == want] or [r for r in defs if r.name == want]
                or [r for r in defs if r.qualified_name.endswith("." + want)])
@@ -44,7 +43,7 @@ def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_l
     if not rows:
         raise ContextError(f"no such file in the collection: {rel}")
     lines: dict[int, str] = {}
-    for row in sorted(rows, key=lambda r: r.kind in NOT_SYMBOLS):  # definitions first: they are whole
+    for row in sorted(rows, key=lambda r: r.kind in NOT_DEFINITIONS):  # definitions first: they are whole
         for i, line in enumerate(row.text.split("\n")):
             lines.setdefault(row.text_start + i, line)
     total = max(max(lines), max(r.end_line for r in rows))

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..model import NOT_DEFINITIONS
+
 # An agent pays for every answer in context and usually makes many calls per task, so the default is
 # one screen, not the whole thing: ~8k characters (≈2-2.5k tokens) holds a default search page (10
 # results with 6-line snippets, ~5k on flask), a typical function in full (flask's 140-line
@@ -162,14 +164,10 @@ def _join(lines: Sequence[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
-# Kinds get_code_context cannot find by name (it reads those from a start_line) and find_usages has no use for.
-_NOT_A_DEFINITION = frozenset({"module", "window", "section"})
-
-
 def read_call(item: Payload) -> str:
     """The get_code_context call that reads ``item`` (a result, a definition, a use) in full."""
     path, name = item.get("path"), item.get("qualified_name") or item.get("name")
-    if name and item.get("kind") not in _NOT_A_DEFINITION:
+    if name and item.get("kind") not in NOT_DEFINITIONS:
         return f"get_code_context(file_path={path!r}, symbol_name={name!r})"
     return f"get_code_context(file_path={path!r}, start_line={int(item.get('start_line') or item.get('line') or 1)})"
 
@@ -177,7 +175,7 @@ def read_call(item: Payload) -> str:
 def _uses_call(item: Payload) -> str:
     """``; find_usages('Type.name') …`` for a definition, nothing for a doc section or a passage."""
     name = item.get("qualified_name") or item.get("name")
-    return f"; find_usages({name!r}) its uses" if name and item.get("kind") not in _NOT_A_DEFINITION \
+    return f"; find_usages({name!r}) its uses" if name and item.get("kind") not in NOT_DEFINITIONS \
         else ""
 
 
