@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from codesift import discover as discover_mod
-from codesift.discover import Discovery, SourceFile, discover, is_binary
+from codesift.discover import SOURCE_SIZE_FACTOR, Discovery, SourceFile, discover, is_binary, size_limit
 
 HAS_GIT = shutil.which("git") is not None
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git not on PATH")
@@ -99,11 +99,23 @@ def test_binary_sniff_and_extension(plain: Path) -> None:
 
 
 def test_size_limit(plain: Path) -> None:
-    write(plain, "big.py", "x" * 101)
-    write(plain, "edge.py", "x" * 100)
+    write(plain, "big.txt", "x" * 101)
+    write(plain, "edge.txt", "x" * 100)
     d = discover(plain, max_file_size=100)
-    assert paths(d) == ["edge.py"]
-    assert d.skipped == {"big.py": "too_large"}
+    assert paths(d) == ["edge.txt"]
+    assert d.skipped == {"big.txt": "too_large"}
+
+
+def test_source_in_a_parsed_language_may_be_larger(plain: Path) -> None:
+    # A hand-written core file of over a megabyte (picocli's CommandLine.java) is indexed; data that large is not.
+    limit = 100 * SOURCE_SIZE_FACTOR
+    write(plain, "Core.java", "x" * limit)
+    write(plain, "huge.py", "x" * (limit + 1))
+    write(plain, "data.json", "x" * 101)
+    d = discover(plain, max_file_size=100)
+    assert paths(d) == ["Core.java"]
+    assert d.skipped == {"huge.py": "too_large", "data.json": "too_large"}
+    assert size_limit("a/b.go", 100) == limit and size_limit("notes.md", 100) == 100
 
 
 def test_lockfiles_minified_generated(plain: Path) -> None:

@@ -72,7 +72,7 @@ def test_codesiftignore_and_content_checks_still_win(plain: Path) -> None:
     _tree(plain)
     write(plain, "gen/api/logo.png", b"\x89PNG\0\0")
     write(plain, "gen/api/blob.py", b"x = 1\0\0")
-    write(plain, "gen/api/huge.py", "x = 1\n" * 100)
+    write(plain, "gen/api/huge.py", "x = 1\n" * 200)
     d = discover(plain, include=["gen/"], extra_ignores=["gen/api/client.py"], max_file_size=200)
     assert paths(d) == [".gitignore", "gen/other/junk.py", "src/app.py"]
     assert d.skipped["gen/api/logo.png"] == "binary" and d.skipped["gen/api/blob.py"] == "binary"

@@ -298,3 +298,15 @@ def test_a_git_service_skips_typescript_compiler_output_like_a_folder_does() -> 
     chosen, skipped = select_entries(entries, ServiceSpec("api", repo=Path(".")), 1 << 20, [])
     assert [e.path for e in chosen] == ["src/a.ts", "b.js"]
     assert skipped == {"a.js": "compiled", "a.d.ts": "compiled"}
+
+
+def test_a_git_service_applies_the_larger_size_limit_of_source_like_a_folder_does() -> None:
+    from codesift.gitblobs import TreeEntry
+    from codesift.index_services import select_entries
+    from codesift.services import ServiceSpec
+
+    sizes = {"Core.java": 300, "Huge.java": 500, "data.csv": 300}
+    entries = [TreeEntry(p, "100644", "0" * 40, n) for p, n in sizes.items()]
+    chosen, skipped = select_entries(entries, ServiceSpec("api", repo=Path(".")), 100, [])
+    assert [e.path for e in chosen] == ["Core.java"]
+    assert skipped == {"Huge.java": "too_large", "data.csv": "too_large"}

@@ -3,7 +3,8 @@
     python bench/devset/fetch.py [--only cobra zod] [--cache DIR]
 
 Go and Rust sources come from Debian's archive (``apt-get download``, unpacked with ``dpkg-deb -x``: the
-``-dev`` packages ship the module sources), JavaScript and TypeScript from npm (``npm pack``), Python from
+``-dev`` packages ship the module sources), Java from Debian's source archive (the upstream ``.orig.tar.xz``
+of the source package, read from ``deb.debian.org``'s pool: Debian's Java packages ship jars), JavaScript and TypeScript from npm (``npm pack``), Python from
 PyPI sdists (``pip download --no-binary :all:``). Each archive is checked against its sha256, and the
 corpus root is ``$CODESIFT_DEVSET_CACHE`` (default ``~/.cache/codesift-devset``) ``/<name>``. Running it
 again checks and skips what is there. Then every target of ``queries/`` is verified: the file exists and
@@ -22,9 +23,12 @@ import sys
 import tarfile
 import tempfile
 import tomllib
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+DEBIAN_POOL = "http://deb.debian.org/debian/pool/main"
 CACHE = Path(os.environ.get("CODESIFT_DEVSET_CACHE", Path.home() / ".cache" / "codesift-devset"))
 
 
@@ -40,6 +44,14 @@ def _sha256(path: Path) -> str:
 def _download(c: dict, into: Path) -> Path:
     """The corpus's archive in ``into``, downloaded when missing; exits on a checksum mismatch."""
     target = into / c["file"]
+    if not target.exists() and c["registry"] == "debian-source":
+        url = f"{DEBIAN_POOL}/{c['directory']}/{c['file']}"
+        try:
+            with urllib.request.urlopen(url, timeout=120) as resp:
+                data = resp.read()
+        except (urllib.error.URLError, OSError) as exc:
+            raise SystemExit(f"{c['name']}: downloading {url} failed: {exc}") from None
+        target.write_bytes(data)
     if not target.exists():
         if c["registry"] == "debian":
             version = c["file"].split("_")[1]

@@ -10,7 +10,7 @@ Two ways to list candidates:
 Both then apply the same filters: ``.codesiftignore`` files (root and nested) plus
 ``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
 vendored/generated trees, lockfiles, minified bundles, generated code, JavaScript compiled from TypeScript
-sources the tree also holds (:mod:`codesift.compiled`), size limit, binary sniff.
+sources the tree also holds (:mod:`codesift.compiled`), size limit (:func:`size_limit`), binary sniff.
 ``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
 ``include`` patterns (:mod:`codesift.include`) do that: a file they match is kept although git ignores
 it, it lies in a vendored folder or its name marks it generated; ``.codesiftignore`` still wins.
@@ -36,6 +36,7 @@ from pathspec import GitIgnoreSpec
 from .compiled import compiled_copies
 from .gitfiles import _find_git_top, _git_ignored, _git_ignores_root, _git_ls_files
 from .include import IncludeRules
+from .languages import GRAMMAR_LANGUAGES, language_for
 
 __all__ = ["SourceFile", "Discovery", "discover", "is_binary"]
 
@@ -208,6 +209,18 @@ def _follow_link(abspath: str, root_real: str) -> tuple[str | None, os.stat_resu
     return None, st
 
 
+# Source in a language codesift parses may be this many times ``max_file_size``: hand-written files of over
+# a megabyte exist and are often a project's core (picocli's CommandLine.java, 1.2 MB; TypeScript's
+# checker.ts, 3 MB), while data, logs and fixtures that large are noise in a code search.
+SOURCE_SIZE_FACTOR = 4
+
+
+def size_limit(path: str, max_file_size: int) -> int:
+    """The largest size ``path`` is indexed at: ``max_file_size``, times ``SOURCE_SIZE_FACTOR`` for source
+    in a grammar language."""
+    return max_file_size * SOURCE_SIZE_FACTOR if language_for(path) in GRAMMAR_LANGUAGES else max_file_size
+
+
 class _Collector:
     """Shared per-file checks and the output being built."""
 
@@ -274,7 +287,7 @@ class _Collector:
         elif not stat.S_ISREG(st.st_mode):
             self.skip(rel, "not_regular")
             return
-        if st.st_size > self.max_file_size:
+        if st.st_size > size_limit(rel, self.max_file_size):
             self.skip(rel, "too_large")
             return
         if self.known.get(rel) == (st.st_size, st.st_mtime):

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from .config import INDEX_DIR_NAME, Config, load_config
-from .discover import Discovery, discover
+from .discover import SOURCE_SIZE_FACTOR, Discovery, discover, size_limit
 from .include import IncludeRules
 from .languages import GRAMMAR_LANGUAGES, language_for
 
@@ -43,7 +43,7 @@ RULES: dict[str, str] = {
     "compiled": "JavaScript or .d.ts compiled from a TypeScript source the tree also holds",
     "lockfile": "dependency lockfile",
     "binary": "binary (by extension, or a NUL byte in the first 8 KiB)",
-    "too_large": "over max_file_size",
+    "too_large": f"over max_file_size (source in a parsed language: over {SOURCE_SIZE_FACTOR} × max_file_size)",
     "nested_repo": "nested git repository or submodule",
     "symlink_outside_root": "symlink pointing outside the root",
     "symlink_duplicate": "symlinked folder (its target is indexed under its real path)",
@@ -157,7 +157,8 @@ def _warnings(found: Discovery, report: dict, config: Config) -> list[str]:
                        "windows, without symbols or usages")
     large = [p for p, r in found.skipped.items() if r == "too_large" and language_of(p) not in TEXT_KINDS]
     if large:
-        out.append(f"{len(large)} code files over max_file_size ({_mib(config.max_file_size)}) are skipped "
+        limit = _mib(size_limit(large[0], config.max_file_size))
+        out.append(f"{len(large)} code files over the size limit ({limit} for {large[0]}) are skipped "
                    f"({', '.join(large[:3])}); raise max_file_size in codesift.toml to index them")
     kept_paths = indexed["paths"]
     for pattern in config.include:

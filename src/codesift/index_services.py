@@ -21,7 +21,7 @@ from pathspec import GitIgnoreSpec
 from .config import INDEX_DIR_NAME
 from .compiled import compiled_copies
 from .discover import (_AMBIGUOUS_DIRS, _TARGET_MARKERS, VCS_DIRS, VENDORED_DIRS, Discovery, SourceFile,
-                       _compile, _name_reason, discover)
+                       _compile, _name_reason, discover, size_limit)
 from .gitblobs import BlobReader, GitSourceError, TreeEntry, head_commit, list_tree, resolve_commit
 from .services import META_PREFIX, MODE_KEY, ServiceSpec, recorded
 
@@ -97,7 +97,7 @@ def select_entries(entries: Iterable[TreeEntry], spec: ServiceSpec, max_size: in
             skipped[e.path] = "symlink"
         elif reason := _name_reason(e.path.rpartition("/")[2]):
             skipped[e.path] = reason
-        elif e.size > max_size:
+        elif e.size > size_limit(e.path, max_size):
             skipped[e.path] = "too_large"
         else:
             out.append(e)

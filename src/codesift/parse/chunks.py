@@ -15,7 +15,7 @@ WINDOW_LINES = 60
 WINDOW_OVERLAP = 10
 MODULE_BLOCK_LINES = 60
 SECTION_MAX_LINES = 60
-MAX_PARSE_BYTES = 3_000_000  # larger files are generated/vendored: windows are enough
+MAX_PARSE_BYTES = 4 * 1_048_576  # what discovery admits of source by default; larger is generated: windows
 
 # Lines of only brackets (`});`, `}  // namespace x`) say nothing on their own.
 _PUNCTUATION_ONLY = re.compile(r"^[\s()\[\]{};,.:]*(?://.*|/\*.*\*/\s*)?$")
