@@ -23,8 +23,11 @@ __all__ = ["MIN_WORDS", "synonyms"]
 # as raising nothing or costing queries: show/display/print/render, find/search/lookup/locate (``find`` is part
 # of countless names), convert/transform, filter/exclude/omit, close/shutdown, and 50 other groups of general
 # programming words (required/mandatory, copy/clone, merge/combine, stop/halt, parse/decode, send/emit, ...).
+# ``toggle`` left the option group: a toggle is one kind of switch, not another word for an option, and with it
+# every "option" query put picocli's one-line ``toggleBooleanFlags()`` accessors first (their names hold two
+# of the group's words); the public set ranked identically without it, the dev set +0.002 (picocli +0.013).
 _GROUPS = """
-option flag switch toggle
+option flag switch
 remove delete strip drop discard
 run execute invoke
 directory folder
