@@ -236,3 +236,21 @@ def test_a_sentence_ranks_a_function_above_module_code_but_not_above_a_detached_
     assert out[0].chunk_id == 1 and "x_module" not in out[0].explain
     out, _ = rank(pair(paragraph), "flag syntax", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
     assert out[0].chunk_id == 1 and "x_module" not in out[0].explain
+
+
+def test_where_is_x_used_ranks_the_code_using_x_above_x_itself():
+    def pair():
+        own = Candidate(1, "CommandLine.java", "CosineSimilarity", "CommandLine.CosineSimilarity", "class", "java",
+                        10, 40, "static class CosineSimilarity {\n}", score=1.2 * UNIT)
+        user = Candidate(2, "CommandLine.java", "getSuggestions", "UnmatchedArgumentException.getSuggestions",
+                         "method", "java", 90, 110, "List<String> getSuggestions() {\n}", score=1.0 * UNIT)
+        return [own, user]
+
+    settings = RankSettings(consolidate=False)
+    query = "where is CosineSimilarity used to propose close subcommand names"
+    out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_used_definition"] == 0.5
+    out, _ = rank(pair(), query, replace(settings, used_definition_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    out, _ = rank(pair(), "where is CosineSimilarity defined", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1 and "x_used_definition" not in out[0].explain

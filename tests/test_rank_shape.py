@@ -113,3 +113,16 @@ def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert classify("check_unknown_options!") == QueryShape.IDENTIFIER
     # a plain word before a question mark is still a word
     assert not looks_like_identifier("followed?") and classify("where are redirects followed?") == QueryShape.NATURAL_LANGUAGE
+
+
+@pytest.mark.parametrize("question, name", [
+    ("where is mapFallbackValue checked before rejecting a map option", "mapFallbackValue"),
+    ("where is CosineSimilarity used to propose close names", "CosineSimilarity"),
+    ("Where is parse_args() called?", "parse_args"), ("where is z.object used by the schema", "object"),
+    ("where are cookies used in redirects", None), ("where is Session defined", None),
+    ("where is the kNotFound sentinel converted", None), ("find where CosineSimilarity is used", None),
+])
+def test_a_question_for_the_code_that_uses_a_name(question, name):
+    from codesift.rank.shape import used_name
+
+    assert used_name(question) == name

@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..model import CONTAINER_KINDS
+from ..model import CONTAINER_KINDS, NOT_DEFINITIONS
 from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
 from .diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content, enclosing_first,
                         members_first)
-from .shape import identifier_words, named_kind, pasted_definition
+from .shape import identifier_words, named_kind, pasted_definition, used_name
 
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
@@ -52,6 +52,9 @@ class RankSettings:
     # 0.826 (3 up), docstring 0.657 -> 0.659. bench/loco.py --devset over 0.8/1.0/0.6/0.4: 0.6 in 17 folds, 0.8
     # in 1, held-out the same as 0.8's; the milder kept, as for declarations.
     module_factor: float = 0.8
+    # Score factor of the definitions of X for "where is X used/checked/called … ": the question asks for the
+    # code that uses X (shape.used_name), and X's own class, field accessor or constant matched every word of it.
+    used_definition_factor: float = 0.5
     dedupe: bool = True
     max_per_file: int = 0  # 0 = no cap
     file_first: bool = False
@@ -189,6 +192,12 @@ def rank(
                 if c.kind in boosts.DECLARATION_KINDS:
                     c.score *= settings.declaration_factor
                     c.explain["x_declaration"] = settings.declaration_factor
+        used = used_name(query) if settings.used_definition_factor < 1.0 else None
+        if used is not None:
+            for c in cands:
+                if c.name == used and c.kind not in NOT_DEFINITIONS:
+                    c.score *= settings.used_definition_factor
+                    c.explain["x_used_definition"] = settings.used_definition_factor
         if sentence and settings.module_factor < 1.0:
             for c in cands:
                 if c.kind == "module" and not boosts.is_doc_block(c.text):

@@ -135,6 +135,24 @@ def usage_question(query: str) -> str | None:
     return dotted(word.rstrip("()"))
 
 
+# "where is X checked to …": the question is about the code that uses X, not about X's own definition.
+_USE_VERBS = ("used|checked|called|read|consulted|tested|referenced|invoked|handled|detected|compared|inspected"
+              "|honou?red|applied|passed|consumed|evaluated|looked|queried|accessed|imported|instantiated|caught")
+_USED_WHERE = re.compile(rf"^\s*where\s+(?:is|are)\s+(?P<name>\S+)\s+(?:{_USE_VERBS})\b", re.I)
+
+
+def used_name(query: str) -> str | None:
+    """The name whose *uses* a query asks for — ``where is mapFallbackValue checked before …``, ``where is
+    CosineSimilarity used to …`` — or None (``where are cookies used``: a word, not a name)."""
+    m = _USED_WHERE.match(query)
+    if m is None:
+        return None
+    word = _clean(m.group("name")).rstrip("?,")
+    if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
+        return None
+    return dotted(word.rstrip("()")).rsplit(".", 1)[-1]
+
+
 def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
     """(name, chunk kinds) for a query that asks for one definition by name, with its kind or a few words
     around it — ``class Session``, ``find the Session class``, ``type Command struct``, ``where is Session
