@@ -78,3 +78,35 @@ def test_spring_routes_use_class_prefix():
     chunks = extract_chunks(SOURCE, "java", "UserController.java")
     routes = {c.name: c.route for c in chunks if c.route}
     assert routes == {"getUser": "GET /api/users/{id}", "create": "POST /api/users"}
+
+
+def test_an_enum_constant_with_a_body_scopes_its_methods():
+    source = """\
+enum State {
+    Initial {
+        /** Reads the first token. */
+        boolean process(Token t) {
+            return t != null;
+        }
+    },
+    Done,
+    InBody {
+        boolean process(Token t) {
+            return false;
+        }
+    };
+
+    abstract boolean process(Token t);
+}
+"""
+    chunks = extract_chunks(source, "java", "State.java")
+    got = {(c.qualified_name, c.kind, c.start_line, c.end_line) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("State", "enum", 1, 16),
+        ("State.Initial", "class", 2, 7),
+        ("State.Initial.process", "method", 4, 6),
+        ("State.InBody", "class", 9, 13),
+        ("State.InBody.process", "method", 10, 12),
+        ("State.process", "method", 15, 15),
+    }
+    assert next(c for c in chunks if c.qualified_name == "State.Initial.process").docstring == "Reads the first token."

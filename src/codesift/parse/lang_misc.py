@@ -63,7 +63,17 @@ GO_SPEC = LangSpec(
 
 # --- Java -----------------------------------------------------------------------------------
 
+def _java_enum_constant(node: Node) -> Def | None:
+    """An enum constant with a body (``InBody { boolean process(...) {...} }``, a state machine's states) is a
+    class of its own: its methods are ``HtmlTreeBuilderState.InBody.process``, not 25 namesakes
+    ``HtmlTreeBuilderState.process``. A constant without a body is part of its enum."""
+    body = node.child_by_field_name("body")
+    name = text(node.child_by_field_name("name"))
+    return Def(node, "class", name, body=body) if body is not None and name else None
+
+
 JAVA_SPEC = LangSpec(
+    custom={"enum_constant": _java_enum_constant},
     kinds={
         "class_declaration": "class",
         "interface_declaration": "interface",
