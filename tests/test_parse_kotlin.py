@@ -73,3 +73,22 @@ def test_kotlin_definitions():
     assert defs[2].route == "POST /api/users"
     assert defs[2].signature == "fun create(@RequestBody user: User): User"
     assert defs[-1].signature == "fun String.slug(): String"
+
+
+def test_an_enum_entry_with_a_body_scopes_its_methods():
+    source = """\
+enum class State {
+    Initial {
+        override fun process(t: Int): Boolean { return t > 0 }
+    },
+    Plain,
+    Done {
+        override fun process(t: Int): Boolean = false
+    };
+    abstract fun process(t: Int): Boolean
+}
+"""
+    got = {(c.qualified_name, c.kind, c.start_line, c.end_line)
+           for c in extract_chunks(source, "kotlin", "State.kt") if c.kind != "module"}
+    assert got == {("State", "enum", 1, 10), ("State.Initial", "class", 2, 4), ("State.Initial.process", "method", 3, 3),
+                   ("State.Done", "class", 6, 8), ("State.Done.process", "method", 7, 7), ("State.process", "method", 9, 9)}

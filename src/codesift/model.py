@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 # 8: TypeScript overload signatures belong to the definition that implements them (its start line, text and doc).
 # 9: a const made by calling an imported module's function on a function is a definition (zod's
 #    ``core.$constructor("X", (inst) => ...)``).
-# 10: a Java enum constant with a body is a class, the scope of its methods (``HtmlTreeBuilderState.InBody.process``).
+# 10: a Java enum constant (a Kotlin enum entry) with a body is a class, the scope of its methods
+#     (``HtmlTreeBuilderState.InBody.process``).
 PARSER_VERSION = "10"
 
 _QUALIFIER = re.compile(r"::|->|#")

@@ -128,9 +128,16 @@ def _kotlin_class(node: Node) -> Def | None:
     return Def(node, kind, name)
 
 
+def _kotlin_enum_entry(node: Node) -> Def | None:
+    """As in Java (:func:`_java_enum_constant`): an enum entry with a body is the scope of its methods."""
+    body = child_of_type(node, {"class_body"})
+    name = child_of_type(node, {"identifier", "simple_identifier"})
+    return Def(node, "class", text(name), body=body) if body is not None and name is not None else None
+
+
 KOTLIN_SPEC = LangSpec(
     kinds={"object_declaration": "class", "function_declaration": "function"},
-    custom={"class_declaration": _kotlin_class},
+    custom={"class_declaration": _kotlin_class, "enum_entry": _kotlin_enum_entry},
     decorators=frozenset({"annotation"}),
     modifiers=frozenset({"modifiers"}),
     sibling_decorators=frozenset({"annotated_expression"}),
