@@ -31,6 +31,13 @@ def test_left_out_words_bring_nothing() -> None:
     assert "build" not in synonyms("create the output folder first")
 
 
+def test_a_phrase_brings_the_word_code_says_it_in() -> None:
+    assert "short" in synonyms("handle a cluster of single-letter flags like -abc")
+    assert "short" in synonyms("expand one letter options")
+    assert "short" not in synonyms("a single option with a letter")  # the words, not the phrase
+    assert "toggle" not in synonyms("parse the options given on the command line")  # a kind of switch
+
+
 def test_keyword_search_finds_code_that_says_flag_for_option(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     root.mkdir()
