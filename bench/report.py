@@ -16,7 +16,8 @@ weigh on the next) and prints their tables under one heading each:
 - loco: ``loco.py`` (with the dev set's fifteen corpora too, once fetched: 23 folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
-  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first);
+  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
+  declaration, module-code and used-definition factors);
 - ablation: ``ablation.py`` (each ranking stage toggled from the defaults);
 - latency: ``pool_cost.py`` on ``--scale-root`` (a ``query_scale.py --keep`` build with vectors), when
   given.
@@ -46,6 +47,8 @@ LOCO_GRIDS = [
     ["rank.members_first=true,false"],
     ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
     ["rank.declaration_factor=0.8,1.0,0.9,0.6"],
+    ["rank.module_factor=0.8,1.0,0.6"],
+    ["rank.used_definition_factor=0.5,1.0,0.3,0.8"],
 ]
 
 
