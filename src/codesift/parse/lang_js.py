@@ -55,7 +55,9 @@ def _unwrap(value: Node | None) -> Node | None:
     return value
 
 
-_IMPORTS: dict[tuple[int, int, int], frozenset[str]] = {}
+# Parse tree root's id → (the root, its imported names). Holding the root keeps its tree alive, so a later
+# tree cannot be given the same id while the entry is here.
+_IMPORTS: dict[int, tuple[Node, frozenset[str]]] = {}
 
 
 def _imported_names(node: Node) -> frozenset[str]:
@@ -64,35 +66,36 @@ def _imported_names(node: Node) -> frozenset[str]:
     root = node
     while root.parent is not None:
         root = root.parent
-    key = (root.id, root.end_byte, root.child_count)
-    found = _IMPORTS.get(key)
-    if found is None:
-        names: set[str] = set()
-        for stmt in root.named_children:
-            if stmt.type == "import_statement":
-                clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
-                stack = list(clause.named_children) if clause is not None else []
-                while stack:
-                    n = stack.pop()
-                    if n.type == "identifier":
-                        names.add(text(n))
-                    elif n.type in ("namespace_import", "named_imports"):
-                        stack.extend(n.named_children)
-                    elif n.type == "import_specifier":
-                        alias = n.child_by_field_name("alias") or n.child_by_field_name("name")
-                        if alias is not None:
-                            names.add(text(alias))
-            elif stmt.type in ("lexical_declaration", "variable_declaration"):
-                for d in stmt.named_children:
-                    value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
-                    name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
-                    if (value is not None and name is not None and name.type == "identifier"
-                            and value.type == "call_expression"
-                            and text(value.child_by_field_name("function")) == "require"):
-                        names.add(text(name))
-        if len(_IMPORTS) > 16:
-            _IMPORTS.clear()
-        found = _IMPORTS[key] = frozenset(names)
+    cached = _IMPORTS.get(root.id)
+    if cached is not None:
+        return cached[1]
+    names: set[str] = set()
+    for stmt in root.named_children:
+        if stmt.type == "import_statement":
+            clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+            stack = list(clause.named_children) if clause is not None else []
+            while stack:
+                n = stack.pop()
+                if n.type == "identifier":
+                    names.add(text(n))
+                elif n.type in ("namespace_import", "named_imports"):
+                    stack.extend(n.named_children)
+                elif n.type == "import_specifier":
+                    alias = n.child_by_field_name("alias") or n.child_by_field_name("name")
+                    if alias is not None:
+                        names.add(text(alias))
+        elif stmt.type in ("lexical_declaration", "variable_declaration"):
+            for d in stmt.named_children:
+                value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
+                name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                if (value is not None and name is not None and name.type == "identifier"
+                        and value.type == "call_expression"
+                        and text(value.child_by_field_name("function")) == "require"):
+                    names.add(text(name))
+    if len(_IMPORTS) > 16:
+        _IMPORTS.clear()
+    found = frozenset(names)
+    _IMPORTS[root.id] = (root, found)
     return found
 
 

@@ -123,16 +123,20 @@ _USAGE_QUESTION = re.compile(
     r"|^\s*(?:usages|uses|callers|references|calls)\s+(?:of|to)\s+(?P<c>\S+)\s*$", re.I)
 
 
+def _asked_name(word: str) -> str | None:
+    """The dotted name a question's word spells (``parse_args()?`` → ``parse_args``), or None for a plain
+    word ("where are cookies used": a word, not a name)."""
+    word = _clean(word).rstrip("?,")
+    if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
+        return None
+    return dotted(word.rstrip("()"))
+
+
 def usage_question(query: str) -> str | None:
     """The name a query asks the references of (``who calls parse_args?``, ``where is Session used``,
     ``usages of merge_setting``): search ranks by similarity, find_usages lists the references."""
     m = _USAGE_QUESTION.match(query)
-    if m is None:
-        return None
-    word = _clean(next(g for g in m.groups() if g)).rstrip("?")
-    if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
-        return None  # "where are cookies used": a word, not a name
-    return dotted(word.rstrip("()"))
+    return _asked_name(next(g for g in m.groups() if g)) if m is not None else None
 
 
 # "where is X checked to …": the question is about the code that uses X, not about X's own definition.
@@ -145,12 +149,8 @@ def used_name(query: str) -> str | None:
     """The name whose *uses* a query asks for — ``where is mapFallbackValue checked before …``, ``where is
     CosineSimilarity used to …`` — or None (``where are cookies used``: a word, not a name)."""
     m = _USED_WHERE.match(query)
-    if m is None:
-        return None
-    word = _clean(m.group("name")).rstrip("?,")
-    if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
-        return None
-    return dotted(word.rstrip("()")).rsplit(".", 1)[-1]
+    name = _asked_name(m.group("name")) if m is not None else None
+    return name.rsplit(".", 1)[-1] if name else None
 
 
 def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
