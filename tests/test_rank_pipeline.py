@@ -171,6 +171,25 @@ def test_a_pasted_definition_line_lets_the_keyword_side_pick_among_namesakes():
     assert out[0].chunk_id == 2  # the bare name: the implementation with the longest body
 
 
+def test_a_pasted_go_function_line_is_not_the_method_of_that_name():
+    def two():  # the method has the shorter body, so the keyword side put it first
+        return [
+            Candidate(1, "marshal.go", "Unmarshal", "Tree.Unmarshal", "method", "go", 619, 622,
+                      "func (t *Tree) Unmarshal(v interface{}) error {\n\treturn d.unmarshal(v)\n}", score=2 * UNIT),
+            Candidate(2, "marshal.go", "Unmarshal", "Unmarshal", "function", "go", 654, 662,
+                      "func Unmarshal(data []byte, v interface{}) error {\n" + "\tx()\n" * 7 + "}",
+                      score=1.8 * UNIT),
+        ]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(two(), "func Unmarshal(data []byte, v interface{}) error", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)
+    assert out[0].chunk_id == 2 and out[0].explain["name_match"] > out[1].explain["name_match"]
+    out, _ = rank(two(), "func (t *Tree) Unmarshal(v interface{}) error", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1
+
+
 def test_a_rust_type_beats_its_impl_block_for_its_name():
     cands = [
         Candidate(1, "src/exec.rs", "CommandBuilder", "impl CommandBuilder", "impl", "rust", 135, 208,

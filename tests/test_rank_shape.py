@@ -58,7 +58,7 @@ def test_a_name_asked_for_with_its_kind():
 
 
 @pytest.mark.parametrize("line, name, kind", [
-    ("def list_domains(self) -> list[str]", "list_domains", "function"),
+    ("def list_domains(self) -> list[str]", "list_domains", "method"),
     ("async def fetch(url)", "fetch", "function"),
     ("func (i *uintValue[T]) String() string", "uintValue.String", "method"),
     ("public Builder toBuilder()", "toBuilder", "method"),
@@ -81,6 +81,24 @@ def test_a_pasted_definition_line_names_its_definition(line, name, kind):
     assert got is not None and got[0] == name and kind in got[1]
     assert identifier_words(line) == [name]
     assert pasted_definition(line) == bool(set(line) & set("(){}[]:;=<>,*&"))
+
+
+@pytest.mark.parametrize("line, kinds", [
+    ("func Unmarshal(data []byte, v interface{}) error", {"function"}),  # Go: no receiver, no method
+    ("func (t *Tree) Unmarshal(v interface{}) error", {"method"}),
+    ("def list_domains(self) -> list[str]", {"method"}),
+    ("def from_dict(cls, d)", {"method"}),
+    ("pub fn width(&self) -> f64", {"method"}),
+    ("pub fn get<'a>(&'a mut self, k: K) -> V", {"method"}),
+    ("pub fn into_inner(mut self) -> T", {"method"}),
+    ("def helper(x)", {"function", "method"}),  # a static method looks the same
+    ("fn new(width: usize) -> Self", {"function", "method"}),  # an associated function
+    ("fn process(selfish: u8)", {"function", "method"}),
+])
+def test_a_definition_line_says_function_or_method_where_its_syntax_does(line, kinds):
+    from codesift.rank.shape import declared_name
+
+    assert declared_name(line)[1] == kinds
 
 
 @pytest.mark.parametrize("text", ["object storage", "how does parse(argv) handle options", "def initialize",

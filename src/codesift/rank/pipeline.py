@@ -11,7 +11,7 @@ from . import boosts
 from .candidate import Candidate
 from .diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content, enclosing_first,
                         members_first)
-from .shape import identifier_words, named_kind, pasted_definition, used_name
+from .shape import KIND_WORDS, identifier_words, named_kind, pasted_definition, used_name
 
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
@@ -141,7 +141,8 @@ def rank(
     if any(v == 1.0 for v in matches.values()):  # ``mute?`` is there: ``mute`` is another name
         matches = {cid: v * settings.namesake_factor if v == boosts.BARE_MATCH else v for cid, v in matches.items()}
     # An identifier query: which definition is meant. A pasted definition line says it with its parameters
-    # (the keyword side reads them), so all the definitions of its name keep the bonus.
+    # (the keyword side reads them), so all the definitions of its name keep the bonus, but those of a
+    # kind the line rules out.
     if settings.namesake_factor < 1.0 and not sentence and not pasted_definition(query):
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
@@ -154,6 +155,14 @@ def rank(
                 # language, kept as a lesser alternative (the factor twice)
                 other_name = impl.name in spelled and o.name != impl.name
                 matches[o.chunk_id] *= settings.namesake_factor ** (2 if other_name else 1)
+    elif settings.namesake_factor < 1.0 and asked and asked[1] and asked[1] != KIND_WORDS["func"]:
+        # Go's receiver or its absence, a ``self`` parameter: ``func Unmarshal(…)`` is not the method
+        # ``Tree.Unmarshal``, which yields to it as a namesake does.
+        exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]
+        if any(c.kind in asked[1] for c in exact):
+            for c in exact:
+                if c.kind not in asked[1] and c.kind in KIND_WORDS["func"]:
+                    matches[c.chunk_id] *= settings.namesake_factor
     for c in cands:
         if matches.get(c.chunk_id):
             c.explain["name_match"] = matches[c.chunk_id] * match_weight * rrf_unit

@@ -87,6 +87,8 @@ _CODE_MARKS = re.compile(r"[(){}\[\]:;=<>,*&]")
 # Declaration words that are plain English too ("object storage"), so only read in a pasted definition line.
 _DECL_KINDS = {"fun": KIND_WORDS["function"], "module": frozenset({"module_def", "namespace"}),
                "object": frozenset({"class"}), "record": frozenset({"class", "struct"})}
+# A first parameter that makes the definition a method: Python's ``self``/``cls``, Rust's ``&self``, ``&'a mut self``.
+_SELF_PARAM = re.compile(r"\(\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:self|cls)\b")
 
 
 def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
@@ -100,15 +102,20 @@ def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
     kw = start.group("kw") if start else "function"
     receiver = _GO_RECEIVER.match(query)
     if receiver:
-        return f"{receiver.group(1)}.{receiver.group(2)}", KIND_WORDS["func"]
+        return f"{receiver.group(1)}.{receiver.group(2)}", frozenset({"method"})
     callable_kw = kw in ("def", "func", "fn", "function", "fun")
     named = None if callable_kw else _AFTER_KW.search(query)  # ``class CodeBlock``, ``pub struct Config``
-    called = named or _CALLED.search(query[start.end():] if start else query)
+    rest = query[start.end():] if start else query
+    called = named or _CALLED.search(rest)
     if called is None:
         return None
     name = called.group(1)
     if not _CODE_MARKS.search(query) and not (name[:1].isupper() or looks_like_identifier(name)):
         return None  # "object storage" is English: ``class Session``-style queries are named_kind's
+    if callable_kw and _SELF_PARAM.match(rest, called.end() - 1):
+        return dotted(name), frozenset({"method"})
+    if kw == "func" and "." not in name:  # Go (the one parsed language that says ``func``): no receiver
+        return dotted(name), frozenset({"function"})
     return dotted(name), KIND_WORDS.get(kw) or _DECL_KINDS.get(kw, KIND_WORDS["function"])
 
 
