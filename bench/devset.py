@@ -1,12 +1,13 @@
-"""Retrieval quality on the dev set: hand-written queries over nineteen libraries nobody tuned codesift on.
+"""Retrieval quality on the dev set: hand-written queries over twenty-two libraries nobody tuned codesift on.
 
     python bench/devset/fetch.py                       # once: the corpora, from Debian, npm and PyPI
     python bench/devset.py [--modes hybrid keyword semantic] [--corpora cobra zod] [--set KEY=VALUE ...]
                            [--json out.json]
 
-A second view beside the public bench (``bench/quality.py``): 370 queries over cobra, pflag, mux, logrus,
-go-toml (Go), clap, indicatif, textwrap, globset (Rust), zod and TanStack's query-core (TypeScript), commander,
-koa (JavaScript), httpx, attrs, packaging (Python), jsoup, picocli and jcommander (Java), written from
+A second view beside the public bench (``bench/quality.py``): 430 queries over cobra, pflag, mux, logrus,
+go-toml (Go), clap, indicatif, textwrap, globset (Rust), zod, TanStack's query-core, immer (TypeScript),
+commander, koa, qs (JavaScript), httpx, attrs, packaging (Python), jsoup, picocli, jcommander and commons-csv
+(Java), written from
 the code alone, without looking at codesift's results, in the public set's style (``nl`` behaviour
 descriptions, ``mixed``, ``identifier``). Same scorer and settings syntax as ``bench/quality.py``; indexes
 live under ``$CODESIFT_BENCH_INDEX/dev-<name>``. A ranking change should hold on both sets: they were

@@ -8,7 +8,7 @@ Then, for each corpus in turn, the combination with the best mean MRR@10 over th
 chosen and measured on the held-out one. A constant generalises when the held-out average stays close to
 the in-sample average (issue 10: within 0.03) and the held-out scores beat the defaults'.
 Corpora are weighted equally (the mean of per-corpus MRR@10), so the Python corpora do not decide alone.
-``--devset`` adds the nineteen corpora of the dev set (bench/devset.py; fetched by bench/devset/fetch.py): 27 folds.
+``--devset`` adds the twenty-two corpora of the dev set (bench/devset.py; fetched by bench/devset/fetch.py): 30 folds.
 """
 
 from __future__ import annotations

@@ -8,12 +8,12 @@ weigh on the next) and prints their tables under one heading each:
 
 - quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
-- devset: ``devset.py`` (hand-written queries over nineteen libraries nobody tuned on, keyword / semantic /
+- devset: ``devset.py`` (hand-written queries over twenty-two libraries nobody tuned on, keyword / semantic /
   hybrid per language group and corpus), when ``bench/devset/fetch.py`` has fetched them;
 - names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
-- loco: ``loco.py`` (with the dev set's nineteen corpora too, once fetched: 27 folds) over the tuned constants,
+- loco: ``loco.py`` (with the dev set's twenty-two corpora too, once fetched: 30 folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
