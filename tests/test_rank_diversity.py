@@ -98,6 +98,19 @@ def test_enclosing_first_climbs_every_level_and_keeps_lower_ones_in_place():
     assert [x.chunk_id for x in enclosing_first([outer, c(4, "b", 1, 2), inner])] == [3, 4, 1]
 
 
+def test_a_long_function_holding_many_definitions_does_not_take_their_place():
+    # immer's enablePatches: 292 lines holding ten functions, each an answer of its own
+    module_like, inner = c(1, "a", 26, 317, name="enablePatches"), c(2, "a", 214, 286, name="applyPatches_")
+    inner.score, module_like.score = 0.9, 0.8
+    module_like.nested = 10
+    assert [x.chunk_id for x in enclosing_first([inner, module_like])] == [2, 1]
+    module_like.nested = 2  # a decorator and its wrapper: still one unit
+    assert [x.chunk_id for x in enclosing_first([inner, module_like])] == [1]
+    short = c(3, "a", 100, 260, name="createRetryer")  # a factory of many closures, short enough to point at
+    short.nested, inner = 9, c(4, "a", 150, 170)
+    assert [x.chunk_id for x in enclosing_first([inner, short])] == [3]
+
+
 def test_enclosing_first_leaves_named_methods_classes_and_long_functions():
     named, outer = c(1, "a", 20, 30, name="process"), c(2, "a", 10, 60)
     named.explain["name_match"] = 1.0
@@ -108,3 +121,33 @@ def test_enclosing_first_leaves_named_methods_classes_and_long_functions():
     assert [x.chunk_id for x in enclosing_first([c(5, "a", 20, 30), c(6, "a", 1, 401)])] == [5, 6]
     assert [x.chunk_id for x in enclosing_first([c(9, "a", 20, 30), c(10, "a", 1, 390)])] == [10]
     assert [x.chunk_id for x in enclosing_first([c(7, "a", 20, 30), c(8, "b", 1, 60)])] == [7, 8]  # other file
+
+
+def _module_like_js(helpers: int) -> str:
+    """One 230-line function holding ``helpers`` inner functions (a plugin installer, immer's style)."""
+    inner = []
+    for i in range(helpers):
+        words = "squeeze sparse holes from arrays" if i == 0 else f"helper number {i} does its own thing"
+        inner.append(f"  function helper{i}(items) {{\n    // {words}\n"
+                     + "".join(f"    items.push({j});\n" for j in range(20)) + "    return items;\n  }\n")
+    filler = "".join(f"  const setting{j} = configure('alpha', 'beta', 'gamma', 'delta', {j});\n"
+                     for j in range(230 - sum(s.count(chr(10)) for s in inner)))
+    return "export function installPlugin() {\n" + "".join(inner) + filler + "}\n"
+
+
+def test_search_keeps_the_inner_function_of_a_module_like_function(tmp_path, monkeypatch):
+    from codesift import Index
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "plugin.js").write_text(_module_like_js(helpers=6))
+    (tmp_path / "decorate.js").write_text(_module_like_js(helpers=1).replace("installPlugin", "decorate")
+                                          .replace("items", "entries"))  # not a copy (dedupe would drop it)
+    with Index(tmp_path) as index:
+        index.update(embed=False)
+        hits = index.search("squeeze sparse holes from arrays", mode="keyword", limit=5).results
+    first = {}
+    for r in hits:
+        first.setdefault(r.path, r)
+    by_path = first
+    assert by_path["plugin.js"].qualified_name == "installPlugin.helper0"  # six inner functions: a module
+    assert by_path["decorate.js"].qualified_name == "decorate"  # one: the function is the unit

@@ -53,6 +53,15 @@ def test_chunks_by_id_and_iter_chunks_give_records(kw_index) -> None:
     assert (chunk.qualified_name, chunk.start_line, chunk.decorators) == (rec.qualified_name, rec.start_line, [])
 
 
+def test_nested_definition_counts_count_what_lies_inside(kw_index) -> None:
+    store = kw_index.store
+    cls = store.ids_by_name(["SessionRedirectMixin"])[0]
+    method = store.ids_by_name(["rebuild_auth"])[0]
+    counts = store.nested_definition_counts([cls, method, cls])
+    assert counts[cls] >= 2 and counts.get(method, 0) == 0  # its methods; a method holds none
+    assert store.nested_definition_counts([]) == {}
+
+
 def test_record_text_start_and_decorators() -> None:
     rec = ChunkRecord(1, 1, "a.py", "function", "f", "f", None, "python", 3, 4, "def f()", "", ("app.route('/')",),
                       "/", "@app.route('/')\ndef f():\n    pass", "h", 0.0)

@@ -15,6 +15,7 @@ import numpy as np
 from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.boosts import is_prose
+from .rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
 from .rank.pipeline import label
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, classify, identifier_words
 from .store.records import ChunkRecord
@@ -247,6 +248,11 @@ def run_search(
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
         cands.append(c)
+    if params.rank.enclosing_first:  # a long function holding many definitions is no pointer (diversity)
+        long_ones = [c for c in cands if c.kind in FUNCTION_KINDS and c.span > MAX_MERGED_SPAN]
+        nested = store.nested_definition_counts(c.chunk_id for c in long_ones) if long_ones else {}
+        for c in long_ones:
+            c.nested = nested.get(c.chunk_id, 0)
     # Recency is measured from the last update, not the wall clock: the same index ranks a query the
     # same way on every call.
     now = float(store.get_meta("last_update", "0") or 0) or None

@@ -175,6 +175,18 @@ class ReadQueries:
         return self._tuples("SELECT start_line, end_line, qualified_name, kind FROM chunks WHERE file_id = ? "
                             f"AND kind NOT IN ({_marks(exclude_kinds)})", (file_id, *exclude_kinds))
 
+    def nested_definition_counts(self, chunk_ids: Iterable[int]) -> dict[int, int]:
+        """Per chunk id: how many definitions of its file lie inside it (a factory's closures, a class's methods)."""
+        ids = list(dict.fromkeys(chunk_ids))
+        if not ids:
+            return {}
+        rows = self._tuples(
+            "SELECT e.id, COUNT(c.id) FROM chunks e JOIN chunks c ON c.file_id = e.file_id AND c.id != e.id "
+            "AND c.start_line >= e.start_line AND c.end_line <= e.end_line "
+            f"AND c.kind NOT IN ({_marks(NOT_DEFINITIONS)}) WHERE e.id IN ({_marks(ids)}) GROUP BY e.id",
+            (*NOT_DEFINITIONS, *ids))
+        return {int(cid): int(n) for cid, n in rows}
+
     def file_outline(self, file_id: int, exclude_kinds: tuple[str, ...]) -> list[tuple[Any, ...]]:
         """(kind, name, qualified name, parent, start, end, signature, docstring) of the file's chunks not
         of ``exclude_kinds``."""
