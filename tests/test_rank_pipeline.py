@@ -273,3 +273,52 @@ def test_where_is_x_used_ranks_the_code_using_x_above_x_itself():
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "where is CosineSimilarity defined", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 1 and "x_used_definition" not in out[0].explain
+
+
+def test_a_documented_stub_yields_to_the_code_doing_what_its_doc_describes():
+    def pair(documented=True):
+        stub = Candidate(1, "CSVFormat.java", "getCommentMarker", "CSVFormat.getCommentMarker", "method", "java",
+                         1480, 1482, "public Character getCommentMarker() {\n    return commentMarker;\n}",
+                         score=1.2 * UNIT, documented=documented)
+        work = Candidate(2, "CSVPrinter.java", "printComment", "CSVPrinter.printComment", "method", "java",
+                         191, 219, "public void printComment(String comment) {\n" + "    x();\n" * 27 + "}",
+                         score=1.0 * UNIT, documented=True)
+        return [stub, work]
+
+    settings = RankSettings(consolidate=False)
+    query = "write a comment, prefixing every embedded line with the comment marker"
+    out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_documented_stub"] == 0.7
+    out, _ = rank(pair(documented=False), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1  # an undocumented stub matched by its own code keeps its place
+    out, _ = rank(pair(), query, replace(settings, documented_stub_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1
+    out, _ = rank(pair(), "getCommentMarker", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # a name, not a sentence
+    assert out[0].chunk_id == 1 and "x_documented_stub" not in out[0].explain
+
+
+def test_search_marks_a_documented_stub_from_the_stored_docstring(tmp_path, monkeypatch):
+    from codesift import Index
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "printer.py").write_text(
+        "class Printer:\n"
+        "    def comment_marker(self):\n"
+        '        """The marker that starts every comment line written to the output."""\n'
+        "        return self._marker\n\n"
+        "    def marker_width(self):\n"
+        "        return len(self._marker)\n\n"
+        "    def print_comment(self, comment):\n"
+        "        for line in comment.splitlines():\n"
+        "            self.out.write(self._marker + ' ' + line)\n"
+        "            self.out.write('\\n')\n"
+        "        self.out.flush()\n")
+    from codesift.config import Config
+
+    cfg = Config().with_overrides(rank=RankSettings(consolidate=False))  # three neighbours would merge
+    with Index(tmp_path, config=cfg) as index:
+        index.update(embed=False)
+        hits = index.search("write every comment line with the marker", mode="keyword").results
+    flagged = {r.name: "x_documented_stub" in r.explain for r in hits}
+    assert flagged["comment_marker"] and not flagged["print_comment"]
+    assert not flagged.get("marker_width", False)  # short, but no doc of its own
