@@ -49,7 +49,6 @@ LOCO_GRIDS = [
     ["rank.declaration_factor=0.8,1.0,0.9,0.6"],
     ["rank.module_factor=0.8,1.0,0.6"],
     ["rank.used_definition_factor=0.5,1.0,0.3,0.8"],
-    ["rank.documented_stub_factor=0.7,1.0,0.5,0.85"],
 ]
 
 

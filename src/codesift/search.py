@@ -245,7 +245,6 @@ def run_search(
             kind=row.kind, language=row.language, start_line=row.start_line,
             end_line=row.end_line, text=row.text, mtime=row.mtime or 0.0, decorators=row.decorators,
             keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
-            documented=bool(row.docstring.strip()),
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
         cands.append(c)

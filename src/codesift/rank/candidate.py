@@ -25,7 +25,6 @@ class Candidate:
     score: float = 0.0
     merged_names: list[str] = field(default_factory=list)
     also_defined: list[str] = field(default_factory=list)  # the name's other definitions ("path:line kind name")
-    documented: bool = False  # it has a doc comment or docstring of its own
     nested: int = 0  # definitions inside it, counted for long functions only (diversity.enclosing_first)
     explain: dict[str, float] = field(default_factory=dict)
 

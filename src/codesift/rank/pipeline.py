@@ -9,13 +9,10 @@ from ..model import CONTAINER_KINDS, NOT_DEFINITIONS
 from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
-from .diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
-                        enclosing_first, members_first)
+from .diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content, enclosing_first,
+                        members_first)
 from .shape import KIND_WORDS, identifier_words, named_kind, pasted_definition, used_name
 
-# Lines of a stub: a signature, one statement, a closing brace and one more (at 3 the dev set gains half as
-# much; from 5 on, public express and fd functions of five lines lose).
-STUB_LINES = 4
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
 
@@ -58,13 +55,6 @@ class RankSettings:
     # Score factor of the definitions of X for "where is X used/checked/called … ": the question asks for the
     # code that uses X (shape.used_name), and X's own class, field accessor or constant matched every word of it.
     used_definition_factor: float = 0.5
-    # Score factor of a documented function of at most ``STUB_LINES`` lines (an accessor, a setter, a one-call
-    # wrapper) for a sentence: its doc describes the feature (``setCommentMarker``: "Sets the comment marker
-    # …"), so both retrievers rank it high, but it is not the code that does it. Dev set 0.791 -> 0.805 (32 up,
-    # 1 down; Java +0.034, Rust +0.026), hand-written and docstring sets equal; undocumented stubs left alone
-    # (the docstring set's queries describe them: 0.659 -> 0.650). bench/loco.py --devset over 0.7/1.0/0.5/0.85:
-    # 0.7 in 28 of 30 folds, held-out 0.828 against 0.819 off (corpora weighted equally).
-    documented_stub_factor: float = 0.7
     dedupe: bool = True
     max_per_file: int = 0  # 0 = no cap
     file_first: bool = False
@@ -217,11 +207,6 @@ def rank(
                 if c.name == used and c.kind not in NOT_DEFINITIONS:
                     c.score *= settings.used_definition_factor
                     c.explain["x_used_definition"] = settings.used_definition_factor
-        if sentence and settings.documented_stub_factor < 1.0:
-            for c in cands:
-                if c.documented and c.kind in FUNCTION_KINDS and c.span <= STUB_LINES:
-                    c.score *= settings.documented_stub_factor
-                    c.explain["x_documented_stub"] = settings.documented_stub_factor
         if sentence and settings.module_factor < 1.0:
             for c in cands:
                 if c.kind == "module" and not boosts.is_doc_block(c.text):
