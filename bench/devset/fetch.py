@@ -100,10 +100,21 @@ def fetch(c: dict, cache: Path) -> Path:
     return root
 
 
-def verify(name: str, root: Path) -> list[str]:
-    """Problems with the targets of ``queries/<name>.jsonl`` (none: an empty list)."""
-    problems = []
-    for line in (HERE / "queries" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
+QUERY_SETS = {"main": "queries", "short": "queries-short"}
+
+
+def query_file(name: str, queries: str = "main") -> Path:
+    """The query file of corpus ``name`` in set ``queries`` (``main``; ``short``: answers of 2–6 lines)."""
+    return HERE / QUERY_SETS[queries] / f"{name}.jsonl"
+
+
+def verify(name: str, root: Path, queries: str = "main") -> list[str]:
+    """Problems with the targets of the corpus's query file (none: an empty list)."""
+    problems: list[str] = []
+    path = query_file(name, queries)
+    if not path.is_file():
+        return problems  # the short set covers some corpora only
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         q = json.loads(line)
@@ -123,13 +134,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--cache", type=Path, default=CACHE)
+    ap.add_argument("--queries", choices=sorted(QUERY_SETS), default="main", help="which query set to check")
     args = ap.parse_args()
     bad = False
     for c in corpora():
         if args.only and c["name"] not in args.only:
             continue
         root = fetch(c, args.cache)
-        problems = verify(c["name"], root)
+        problems = verify(c["name"], root, args.queries)
         bad |= bool(problems)
         print(f"{c['name']:10s} {root}  {'OK' if not problems else '; '.join(problems)}")
     if bad:
