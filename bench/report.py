@@ -9,11 +9,13 @@ weigh on the next) and prints their tables under one heading each:
 - quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
 - devset: ``devset.py`` (hand-written queries over twenty-two libraries nobody tuned on, keyword / semantic /
-  hybrid per language group and corpus), when ``bench/devset/fetch.py`` has fetched them;
+  hybrid per language group and corpus), and its short-answer guard set (``--queries short``), when
+  ``bench/devset/fetch.py`` has fetched them;
 - names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
-- loco: ``loco.py`` (with the dev set's twenty-two corpora too, once fetched: 30 folds) over the tuned constants,
+- loco: ``loco.py`` (with the dev set's twenty-two corpora and its short-answer set too, once fetched: 31
+  folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
@@ -74,13 +76,15 @@ def main() -> None:
     if "devset" not in args.skip:
         if fetched:
             failed |= section("Quality on the dev set", ["bench/devset.py", "--modes", "keyword", "semantic", "hybrid"])
+            failed |= section("Quality on the dev set's short answers (functions of 2-6 lines)",
+                              ["bench/devset.py", "--queries", "short", "--modes", "keyword", "semantic", "hybrid"])
         else:
             print("\n## Quality on the dev set\n\nnot fetched: run `python bench/devset/fetch.py` first", flush=True)
     if "names" not in args.skip:
         failed |= section("Name lookup on every corpus", ["bench/name_probe.py", *QUALITY_CORPORA])
     if "loco" not in args.skip:
         for grids in LOCO_GRIDS:
-            grid = [a for g in grids for a in ("--grid", g)] + (["--devset"] if fetched else [])
+            grid = [a for g in grids for a in ("--grid", g)] + (["--devset", "--short"] if fetched else [])
             failed |= section(f"Leave one corpus out: {', '.join(g.split('=')[0] for g in grids)}",
                               ["bench/loco.py", *grid])
     if "ablation" not in args.skip:
