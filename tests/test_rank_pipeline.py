@@ -236,6 +236,25 @@ def test_a_sentence_ranks_the_code_above_a_declaration_whose_comments_match_bett
     assert out[0].chunk_id == 1 and "x_declaration" not in out[0].explain
 
 
+def test_a_sentence_ranks_the_code_above_its_typings():
+    def pair(typings_path):
+        typed = Candidate(1, typings_path, "subcommandDescription", "Help.subcommandDescription", "method",
+                          "typescript", 120, 121, "/** Get the subcommand summary to show in the list. */\n"
+                          "subcommandDescription(cmd: Command): string;", score=1.1 * UNIT)
+        impl = Candidate(2, "lib/help.js", "subcommandDescription", "Help.subcommandDescription", "method",
+                         "javascript", 284, 287, "subcommandDescription(cmd) {\n  return cmd.summary();\n}",
+                         score=1.0 * UNIT)
+        return [typed, impl]
+
+    settings = RankSettings(consolidate=False)
+    query = "text shown next to a subcommand in the help listing"
+    for stub in ("typings/index.d.ts", "src/attrs/__init__.pyi"):
+        out, _ = rank(pair(stub), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+        assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_declaration"] == 0.8
+    out, _ = rank(pair("typings/index.ts"), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1  # an ordinary TypeScript file holds code
+
+
 def test_a_sentence_ranks_a_function_above_module_code_but_not_above_a_detached_doc_block():
     def pair(module_text):
         module = Candidate(1, "flag.go", "flag", "flag:70", "module", "go", 70, 81, module_text, score=1.2 * UNIT)

@@ -184,6 +184,14 @@ def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Ca
 TYPE_ONLY_KINDS = frozenset({"interface", "type"})
 # Definitions that declare data or signatures and run nothing (``RankSettings.declaration_factor``).
 DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
+# Files of declarations only: TypeScript's ``.d.ts`` typings and Python's ``.pyi`` stubs. Their classes and
+# methods are signatures with docs (commander's typings/index.d.ts repeats every documented method of lib/).
+DECLARATION_FILE_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
+
+
+def is_declaration_file(path: str) -> bool:
+    """A typings or stub file: every definition in it is a declaration."""
+    return path.endswith(DECLARATION_FILE_SUFFIXES)
 
 
 def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset(),
