@@ -250,7 +250,7 @@ def run_search(
         cands.append(c)
     if params.rank.enclosing_first:  # a long function holding many definitions is no pointer (diversity)
         long_ones = [c for c in cands if c.kind in FUNCTION_KINDS and c.span > MAX_MERGED_SPAN]
-        nested = store.nested_definition_counts(c.chunk_id for c in long_ones) if long_ones else {}
+        nested = store.nested_definition_counts(c.chunk_id for c in long_ones)
         for c in long_ones:
             c.nested = nested.get(c.chunk_id, 0)
     # Recency is measured from the last update, not the wall clock: the same index ranks a query the

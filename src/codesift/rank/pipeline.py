@@ -9,9 +9,9 @@ from ..model import CONTAINER_KINDS, NOT_DEFINITIONS
 from ..tokenize import tokenize
 from . import boosts
 from .candidate import Candidate
-from .diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content, enclosing_first,
-                        members_first)
-from .shape import KIND_WORDS, identifier_words, named_kind, pasted_definition, used_name
+from .diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
+                        enclosing_first, members_first)
+from .shape import identifier_words, named_kind, pasted_definition, used_name
 
 LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
 
@@ -157,13 +157,13 @@ def rank(
                 # language, kept as a lesser alternative (the factor twice)
                 other_name = impl.name in spelled and o.name != impl.name
                 matches[o.chunk_id] *= settings.namesake_factor ** (2 if other_name else 1)
-    elif settings.namesake_factor < 1.0 and asked and asked[1] and asked[1] != KIND_WORDS["func"]:
+    elif settings.namesake_factor < 1.0 and asked and asked[1] and asked[1] != FUNCTION_KINDS:
         # Go's receiver or its absence, a ``self`` parameter: ``func Unmarshal(…)`` is not the method
         # ``Tree.Unmarshal``, which yields to it as a namesake does.
         exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]
         if any(c.kind in asked[1] for c in exact):
             for c in exact:
-                if c.kind not in asked[1] and c.kind in KIND_WORDS["func"]:
+                if c.kind not in asked[1] and c.kind in FUNCTION_KINDS:
                     matches[c.chunk_id] *= settings.namesake_factor
     for c in cands:
         if matches.get(c.chunk_id):
