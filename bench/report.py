@@ -1,7 +1,7 @@
 """Everything issue 10 asks to see, in one command: quality per language and corpus, the
 leave-one-corpus-out table of the tuned constants, the ablation, and the latency of the pool.
 
-    python bench/report.py [--skip quality devset names loco ablation latency] [--scale-root DIR]
+    python bench/report.py [--skip quality devset names loco labels ablation latency] [--scale-root DIR]
 
 Runs the other bench scripts one after another (each in its own process, so one's memory does not
 weigh on the next) and prints their tables under one heading each:
@@ -20,6 +20,8 @@ weigh on the next) and prints their tables under one heading each:
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
   declaration, module-code and used-definition factors);
+- labels: ``labels.py`` (how often each result label is an answer, and its floors fitted leave-one-corpus-out;
+  with the dev set's sets once fetched);
 - ablation: ``ablation.py`` (each ranking stage toggled from the defaults);
 - latency: ``pool_cost.py`` on ``--scale-root`` (a ``query_scale.py --keep`` build with vectors), when
   given.
@@ -66,7 +68,7 @@ def section(title: str, args: list[str]) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "devset", "names", "loco", "ablation", "latency"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "devset", "names", "loco", "labels", "ablation", "latency"])
     ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
     args = ap.parse_args()
     failed = 0
@@ -87,6 +89,8 @@ def main() -> None:
             grid = [a for g in grids for a in ("--grid", g)] + (["--devset", "--short"] if fetched else [])
             failed |= section(f"Leave one corpus out: {', '.join(g.split('=')[0] for g in grids)}",
                               ["bench/loco.py", *grid])
+    if "labels" not in args.skip:
+        failed |= section("What the result labels say", ["bench/labels.py", *([] if fetched else ["--no-devset"])])
     if "ablation" not in args.skip:
         failed |= section("Ablation of the ranking stages", ["bench/ablation.py"])
     if "latency" not in args.skip and args.scale_root:

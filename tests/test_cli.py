@@ -66,7 +66,7 @@ def test_search_explain_and_threshold(repo):
     result = run("search", "RequestsCookieJar", "--json", "--explain", "--root", str(repo))
     items = json.loads(result.stdout)
     first = items[0]
-    assert first["qualified_name"] == "RequestsCookieJar" and first["label"] in {"HIGH", "GOOD"}
+    assert first["qualified_name"] == "RequestsCookieJar" and first["label"] == "HIGH"  # named exactly
     assert first["explain"]["shape"] == "identifier" and "name_match" in first["explain"]
     assert first["keyword_rank"] is not None
     result = run("search", "RequestsCookieJar", "--explain", "--root", str(repo))

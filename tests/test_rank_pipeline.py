@@ -1,7 +1,6 @@
 from dataclasses import replace
 
 from codesift.rank import Candidate, RankSettings, rank
-from codesift.rank.pipeline import label
 
 UNIT = 1 / 61
 
@@ -45,8 +44,13 @@ def test_per_file_cap_and_consolidation_switches():
     assert len({c.path for c in out}) == len(out)
 
 
-def test_labels():
-    assert [label(x) for x in (0.9, 0.6, 0.4, 0.25, 0.1)] == ["HIGH", "GOOD", "FAIR", "LOW", "WEAK"]
+def test_an_exactly_named_definition_is_marked_named_and_its_namesakes_are_not():
+    out, _ = rank(cands(), "RequestsCookieJar", RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT)
+    named = [c.qualified_name for c in out if c.named]
+    assert named == ["RequestsCookieJar"]
+    sentence, _ = rank(cands(), "where is the RequestsCookieJar class filled", RankSettings(), rrf_unit=UNIT,
+                       max_fused=2 * UNIT)
+    assert not any(c.named for c in sentence)  # a sentence's names are context
 
 
 def test_in_file_test_code_ranks_below_implementation():

@@ -16,7 +16,7 @@ from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.boosts import is_prose
 from .rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
-from .rank.pipeline import label
+from .rank.labels import label
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, classify, identifier_words
 from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
@@ -277,7 +277,7 @@ def run_search(
                 kind=c.kind, language=c.language,
                 snippet=snippet_of(row.text, row.start_line, row.text_start),
                 signature=row.signature, chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
-                vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm),
+                vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm, score_kind, named=c.named),
                 decorators=list(row.decorators), route=row.route or None,
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )

@@ -25,6 +25,7 @@ class Candidate:
     score: float = 0.0
     merged_names: list[str] = field(default_factory=list)
     also_defined: list[str] = field(default_factory=list)  # the name's other definitions ("path:line kind name")
+    named: bool = False  # the query names it (an identifier query's definition, its namesakes' pick): labelled HIGH
     nested: int = 0  # definitions inside it, counted for long functions only (diversity.enclosing_first)
     explain: dict[str, float] = field(default_factory=dict)
 

@@ -13,9 +13,6 @@ from .diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, c
                         enclosing_first, members_first)
 from .shape import identifier_words, named_kind, pasted_definition, used_name
 
-LABELS = ((0.70, "HIGH"), (0.50, "GOOD"), (0.35, "FAIR"), (0.20, "LOW"), (0.0, "WEAK"))
-
-
 @dataclass(frozen=True, slots=True)
 class RankSettings:
     """Switches and strengths of each stage; bonus weights are in units of one rank-1 RRF term."""
@@ -100,14 +97,6 @@ class RankSettings:
     synonym_weight: float = 1.0
 
 
-def label(score: float) -> str:
-    """HIGH / GOOD / FAIR / LOW / WEAK for a normalised score."""
-    for floor, name in LABELS:
-        if score >= floor:
-            return name
-    return "WEAK"
-
-
 def rank(
     cands: list[Candidate],
     query: str,
@@ -168,6 +157,7 @@ def rank(
     for c in cands:
         if matches.get(c.chunk_id):
             c.explain["name_match"] = matches[c.chunk_id] * match_weight * rrf_unit
+            c.named = matches[c.chunk_id] == 1.0 and match_weight > 0
         if settings.path_bonus:
             p = boosts.path_overlap(terms, c.path)
             if p:

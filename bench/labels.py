@@ -1,0 +1,120 @@
+"""What the result labels (HIGH / GOOD / FAIR / LOW / WEAK) say: how often a result of each label is an answer.
+
+    python bench/labels.py [--modes hybrid keyword semantic] [--no-devset] [--cache F.json]
+
+Every query of the public hand-written set and (unless ``--no-devset``) of the dev set's main and short sets
+(bench/devset.py) is searched in each mode; each of its top 10 results is an *answer* when it hits one of the
+query's targets (the scorer's rule, ``score.hits``). Printed per mode:
+
+* per label: results, share of all results, share that are answers, and answers of each label among all
+  answers found;
+* leave one corpus out for the labels' floors (codesift.rank.labels): for each corpus in turn, each floor is
+  fitted on the others (the lowest score at which results reach the floor's precision target, as
+  ``labels.fit_floor`` does) and the held-out corpus's results are labelled with it. The held-out precision of
+  each label must stay close to its target for the floors to mean the same on code nobody fitted them on.
+
+``--cache`` keeps the collected results in a JSON file, so the fit can be re-run without searching again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import devset  # noqa: E402
+import quality  # noqa: E402
+from score import hits  # noqa: E402
+
+from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  # noqa: E402
+
+
+def collect(modes: list[str], with_devset: bool) -> list[dict]:
+    """One row per (query, mode, result): corpus, mode, score kind, score, position, answer or not."""
+    sets = [("public", quality.load_sets(["handwritten"], None)["handwritten"], quality.open_index)]
+    if with_devset:
+        dev_open = devset.opener(devset.CACHE)
+        sets += [("dev", devset.load_queries(None), dev_open), ("short", devset.load_queries(None, "short"), dev_open)]
+    rows: list[dict] = []
+    for name, queries, opener in sets:
+        indexes = {}
+        for q in queries:
+            if q["corpus"] not in indexes:
+                indexes[q["corpus"]] = opener(q["corpus"], {})
+            for mode in modes:
+                res = indexes[q["corpus"]].search(q["query"], limit=10, mode=mode)
+                for pos, r in enumerate(res.results, start=1):
+                    hit = any(hits({"path": r.path, "start_line": r.start_line, "end_line": r.end_line}, t)
+                              for t in q["targets"])
+                    rows.append({"set": name, "corpus": ("short" if name == "short" else q["corpus"]), "id": q["id"],
+                                 "query_kind": q.get("kind", "nl"), # HIGH from the exact name, not from the score:
+                                 "named": r.label == "HIGH" and label(r.score, r.score_kind) != "HIGH",
+                                 "mode": mode, "kind": r.score_kind, "score": r.score, "position": pos,
+                                 "answer": hit})
+        for index in indexes.values():
+            index.close()
+    return rows
+
+
+def label_table(rows: list[dict], mode: str) -> None:
+    sub = [r for r in rows if r["mode"] == mode]
+    answers = sum(r["answer"] for r in sub) or 1
+    print(f"\n{mode}: {len(sub)} results, {answers} answers\n")
+    print("| label | results | share | answers among them | share of all answers |")
+    print("|---|---|---|---|---|")
+    for name in [*FLOORS, "WEAK"]:
+        got = [r for r in sub if label(r["score"], r["kind"], named=r.get("named", False)) == name]
+        a = sum(r["answer"] for r in got)
+        prec = f"{a / len(got):.2f}" if got else "-"
+        print(f"| {name} | {len(got)} | {len(got) / max(1, len(sub)):.2f} | {prec} | {a / answers:.2f} |")
+
+
+def loco_table(rows: list[dict], mode: str) -> None:
+    sub = [r for r in rows if r["mode"] == mode]
+    kinds = sorted({r["kind"] for r in sub})
+    corpora = sorted({r["corpus"] for r in sub})
+    names = list(PRECISION_TARGETS)
+    print(f"\n{mode}: leave one corpus out, held-out precision of each label (its target in the header)\n")
+    print("| score kind | " + " | ".join(f"{n} ≥ {PRECISION_TARGETS[n]:.2f}" for n in names)
+          + " | floors fitted on all corpora |")
+    print("|---|" + "---|" * (len(names) + 1))
+    for kind in kinds:
+        of_kind = [r for r in sub if r["kind"] == kind and not r["named"]]  # named ones are HIGH anyway
+        got = dict.fromkeys(names, 0)
+        answers = dict.fromkeys(names, 0)
+        for held in corpora:
+            floors = fit_floors([(r["score"], r["answer"]) for r in of_kind if r["corpus"] != held])
+            for r in of_kind:
+                if r["corpus"] == held:
+                    name = next((n for n in names if r["score"] >= floors[n]), None)
+                    if name:
+                        got[name] += 1
+                        answers[name] += r["answer"]
+        cells = [f"{answers[n] / got[n]:.2f} ({got[n]})" if got[n] else "- (0)" for n in names]
+        floors = fit_floors([(r["score"], r["answer"]) for r in of_kind])
+        print(f"| {kind} | " + " | ".join(cells) + " | " + ", ".join(f"{floors[n]:.3f}" for n in names) + " |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--modes", nargs="+", default=["hybrid", "keyword", "semantic"],
+                    choices=["hybrid", "keyword", "semantic"])
+    ap.add_argument("--no-devset", action="store_true", help="the public hand-written set only")
+    ap.add_argument("--cache", type=Path, help="read the results from this file if it exists, else write them there")
+    args = ap.parse_args()
+    if args.cache and args.cache.is_file():
+        rows = json.loads(args.cache.read_text())
+    else:
+        rows = collect(args.modes, not args.no_devset)
+        if args.cache:
+            args.cache.write_text(json.dumps(rows))
+    for mode in args.modes:
+        label_table(rows, mode)
+        loco_table(rows, mode)
+
+
+if __name__ == "__main__":
+    main()
