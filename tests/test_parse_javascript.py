@@ -155,3 +155,38 @@ def test_module_level_calls_that_define_a_named_function():
     assert not any(q.startswith(("router", "routes", "data", "inner")) for q in defs)
     assert defs["outer"] == ("function", 20, 22)
     assert "req.inner" not in defs
+
+
+def test_a_jsdoc_block_one_blank_line_above_is_the_definitions_doc():
+    source = """\
+class Option {
+  /**
+   * Return the option name as an object attribute key.
+   */
+
+  attributeName() {
+    return this.name;
+  }
+
+  // a plain comment, then a blank line
+
+  isBoolean() {
+    return !this.required;
+  }
+}
+
+/**
+ * Module exports.
+ */
+
+
+function farAway() {}
+"""
+    chunks = extract_chunks(source, "javascript")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    assert defs["Option.attributeName"].docstring == "Return the option name as an object attribute key."
+    assert defs["Option.attributeName"].start_line == 6  # the range still starts at the definition
+    assert defs["Option.isBoolean"].docstring == ""  # only a /** */ block is a doc across a blank line
+    assert defs["farAway"].docstring == ""  # two blank lines: a section of its own
+    # the attached block is no longer module code of its own
+    assert not any(c.kind == "module" and "attribute key" in c.text for c in chunks)

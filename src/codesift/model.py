@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 #    ``core.$constructor("X", (inst) => ...)``).
 # 10: a Java enum constant (a Kotlin enum entry) with a body is a class, the scope of its methods
 #     (``HtmlTreeBuilderState.InBody.process``).
-PARSER_VERSION = "10"
+# 11: a ``/** */`` block one blank line above a definition, at its indentation, is its doc (commander's JSDoc).
+PARSER_VERSION = "11"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

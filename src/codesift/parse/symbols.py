@@ -309,6 +309,8 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
         doc_row = loc.start_row
     elif spec.comment_docs:
         docstring, doc_row = _doc_comment(ctx.doc_comments, loc.start_row)
+        if not docstring:
+            docstring, doc_row = _doc_block_above_blank(ctx, loc)
     else:
         docstring, doc_row = "", loc.start_row
 
@@ -388,6 +390,22 @@ def _doc_comment(comments: dict[int, tuple[int, Node]], start_row: int) -> tuple
         return "", start_row
     block.reverse()
     return clean_comment("\n".join(text(n).rstrip() for n in block)), first
+
+
+def _doc_block_above_blank(ctx: _Context, loc: _Located) -> tuple[str, int]:
+    """A ``/** … */`` block one blank line above the definition, at its indentation (commander's style
+    of JSDoc); returns (text, first row), or ("", start row) when there is none."""
+    row = loc.start_row
+    if row < 2 or row - 2 not in ctx.doc_comments:
+        return "", row
+    blank = ctx.src[ctx.line_starts[row - 1]:ctx.line_starts[row]]
+    if blank.strip():
+        return "", row
+    first, node = ctx.doc_comments[row - 2]
+    indent = loc.outer_start - ctx.line_starts[row]
+    if not text(node).startswith("/**") or node.start_point[1] != indent:
+        return "", row
+    return clean_comment(text(node).rstrip()), first
 
 
 _LINE_MARK = re.compile(r"^\s*(?:/\*+!?|\*+/|\*+(?!/)|///?!?|#!?)\s?")

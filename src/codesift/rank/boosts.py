@@ -54,8 +54,10 @@ _IMPORT_SHARE = 0.8
 
 
 def is_doc_block(text: str) -> bool:
-    """A lone ``/** … */`` comment: the doc of the definition below it, kept apart by a blank line (express and
-    koa write their JSDoc so); consolidation joins the two when both are candidates."""
+    """A lone ``/** … */`` comment: mostly the doc of the code below it. One blank line above a definition, at its
+    indentation, the parser makes it the definition's doc (express, koa and commander write their JSDoc so);
+    what is left here sits above module code or farther off, and consolidation joins it to its neighbour when
+    both are candidates."""
     t = text.strip()
     return t.startswith("/**") and t.endswith("*/") and t.count("*/") == 1
 
