@@ -49,6 +49,8 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 | make every tool see many files you just changed (branch switch, generated code) | `reindex` (`full=true` re-parses every file) | running `codesift index` in a shell |
 
 - Every answer ends with the next useful call; a long one names the `offset` (or `start_line`) of the next page.
+- A search result's label says how likely it is the answer: HIGH about 4 times in 5, GOOD about 2 in 5, FAIR
+  1 in 5. With nothing above FAIR, search again in the code's own words, or `grep_code` a name you know.
 - When several definitions share a name, pass `Type.name` to `find_usages`, `callers`, `callees` and `impact`.
 - Open a file directly when you are about to edit it, or when codesift does not index it (`index_status`).
 - Without the MCP server the same tools are commands: `codesift search "…"`, `codesift symbol NAME`,
