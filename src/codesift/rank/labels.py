@@ -17,12 +17,12 @@ __all__ = ["FLOORS", "PRECISION_TARGETS", "fit_floors", "label"]
 PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
 
 # The lowest normalised score of each label, per score kind: ``fit_floors`` over bench/labels.py's results
-# (those the query names exactly left out: they are HIGH anyway). Held out one corpus at a time (each fold fits
-# its own floors, within 0.01 of these), hybrid ("rrf") results labelled HIGH / GOOD / FAIR / LOW are answers
-# 82 / 42 / 19 / 8 % of the time. No band of keyword-only
-# or semantic-only results is right three times in four (even their rank-1 results: 67 % and 60 %), so those
-# are never HIGH. The labels these replace (0.70 / 0.50 / 0.35 / 0.20 for every kind) put 55 % of hybrid
-# results, 78 % of keyword-only ones, under HIGH, of which 19 % and 13 % were answers.
+# (those the query names exactly left out: they are HIGH anyway). Held out one corpus at a time, each fold fits
+# floors within 0.01 of these, and hybrid ("rrf") results labelled HIGH / GOOD / FAIR / LOW are answers
+# 80 / 43 / 17 / 9 % of the time. No band of keyword-only or semantic-only results is right three times in four
+# (even their rank-1 results: 67 % and 60 %), so those are never HIGH. The labels these replace (0.70 / 0.50 /
+# 0.35 / 0.20 for every kind) put 55 % of hybrid results and 78 % of keyword-only ones under HIGH, of which
+# 19 % and 13 % were answers.
 FLOORS: dict[str, dict[str, float]] = {
     "HIGH": {"rrf": 0.92, "keyword": 1.01, "semantic": 1.01},
     "GOOD": {"rrf": 0.90, "keyword": 0.92, "semantic": 0.92},
