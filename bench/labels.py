@@ -8,10 +8,10 @@ query's targets (the scorer's rule, ``score.hits``). Printed per mode:
 
 * per label: results, share of all results, share that are answers, and answers of each label among all
   answers found;
-* leave one corpus out for the labels' floors (codesift.rank.labels): for each corpus in turn, each floor is
-  fitted on the others (the lowest score at which results reach the floor's precision target, as
-  ``labels.fit_floor`` does) and the held-out corpus's results are labelled with it. The held-out precision of
-  each label must stay close to its target for the floors to mean the same on code nobody fitted them on.
+* leave one corpus out for the labels' floors (codesift.rank.labels): for each corpus in turn, the floors are
+  fitted on the others by ``labels.fit_floors`` and the held-out corpus's results are labelled with them. The
+  held-out precision of each label must stay close to its target for the floors to mean the same on code
+  nobody fitted them on. Results the query names exactly are left out of the fit: they are HIGH anyway.
 
 ``--cache`` keeps the collected results in a JSON file, so the fit can be re-run without searching again.
 """
@@ -33,7 +33,8 @@ from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  #
 
 
 def collect(modes: list[str], with_devset: bool) -> list[dict]:
-    """One row per (query, mode, result): corpus, mode, score kind, score, position, answer or not."""
+    """One row per (query, mode, result): corpus, query id and kind, mode, score kind, score, position, whether
+    the query names it exactly, whether it is an answer."""
     sets = [("public", quality.load_sets(["handwritten"], None)["handwritten"], quality.open_index)]
     if with_devset:
         dev_open = devset.opener(devset.CACHE)
@@ -49,11 +50,11 @@ def collect(modes: list[str], with_devset: bool) -> list[dict]:
                 for pos, r in enumerate(res.results, start=1):
                     hit = any(hits({"path": r.path, "start_line": r.start_line, "end_line": r.end_line}, t)
                               for t in q["targets"])
+                    # HIGH from the exact name, not from the score
+                    named = r.label == "HIGH" and label(r.score, r.score_kind) != "HIGH"
                     rows.append({"set": name, "corpus": ("short" if name == "short" else q["corpus"]), "id": q["id"],
-                                 "query_kind": q.get("kind", "nl"), # HIGH from the exact name, not from the score:
-                                 "named": r.label == "HIGH" and label(r.score, r.score_kind) != "HIGH",
-                                 "mode": mode, "kind": r.score_kind, "score": r.score, "position": pos,
-                                 "answer": hit})
+                                 "query_kind": q.get("kind", "nl"), "named": named, "mode": mode,
+                                 "kind": r.score_kind, "score": r.score, "position": pos, "answer": hit})
         for index in indexes.values():
             index.close()
     return rows
@@ -66,7 +67,7 @@ def label_table(rows: list[dict], mode: str) -> None:
     print("| label | results | share | answers among them | share of all answers |")
     print("|---|---|---|---|---|")
     for name in [*FLOORS, "WEAK"]:
-        got = [r for r in sub if label(r["score"], r["kind"], named=r.get("named", False)) == name]
+        got = [r for r in sub if label(r["score"], r["kind"], named=r["named"]) == name]
         a = sum(r["answer"] for r in got)
         prec = f"{a / len(got):.2f}" if got else "-"
         print(f"| {name} | {len(got)} | {len(got) / max(1, len(sub)):.2f} | {prec} | {a / answers:.2f} |")
