@@ -50,6 +50,18 @@ def test_find_symbol_offers_close_names_for_a_typo(keyword_index):
     assert not any("close names" in n for n in keyword_index.search("rebuild_auth", mode="keyword").notes)
 
 
+def test_find_symbol_finds_a_short_name_with_a_typo_near_its_end(tmp_path, monkeypatch):
+    from codesift import Index
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "term.py").write_text("class Console:\n    pass\n\n\ndef segment():\n    return 1\n")
+    with Index(tmp_path) as idx:
+        idx.update(embed=False)
+        # 'consle' keeps only the trigrams 'con' and 'ons' of 'console'; 'segmnt' only 'seg' and 'egm'
+        for typo, name in (("consle", "Console"), ("Segmnt", "segment"), ("cnsole", "Console")):
+            assert [(s["name"], s["match"]) for s in idx.find_symbol(typo)] == [(name, "similar")], typo
+
+
 def test_find_symbol_follows_edits(index, repo):
     f = repo / "src/http/cookies.py"
     f.write_text(f.read_text().replace("RequestsCookieJar", "SessionCookieJar"))

@@ -7,6 +7,7 @@ once: a trigger makes every chunk insert run under a statement journal, ~4× the
 
 from __future__ import annotations
 
+import itertools
 import re
 import sqlite3
 from difflib import SequenceMatcher
@@ -134,9 +135,8 @@ _SIMILAR_CANDIDATES = 100  # per pair of trigrams
 def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[object], limit: int) -> list[int]:
     """Ids of the names closest to ``q`` (one per name), kept when ``difflib`` finds them at least
     ``SIMILAR_MIN`` alike. Candidates come from the trigram index: names holding two of the query's
-    trigrams far apart (first and last, second and second-to-last, …), so that a typo in between misses
-    neither pair and each lookup is an intersection of two posting lists (ranking every name sharing a
-    trigram took 20–70 ms at 100k symbols)."""
+    trigrams (:func:`_gram_pairs`), so that each lookup is an intersection of two posting lists (ranking
+    every name sharing a trigram took 20–70 ms at 100k symbols)."""
     grams = list(dict.fromkeys(q[i : i + 3] for i in range(len(q) - 2)))
     if len(grams) < 3:
         return []
@@ -145,17 +145,19 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
     sql = (f"SELECT t.rowid, t.lname FROM name_trigrams t{join} WHERE name_trigrams MATCH ? "
            f"AND length(t.lname) BETWEEN ? AND ?{kind_sql} LIMIT ?")
     slack = max(2, len(q) // 8)
-    mid = len(grams) // 2
-    pairs = dict.fromkeys([(grams[0], grams[-1]), (grams[1], grams[-2]),
-                           (grams[0], grams[mid]), (grams[mid], grams[-1])])
-    rows: dict[int, str] = {}
-    for a, b in pairs:
-        if a != b:
+    scored: list[tuple[float, int, int, str]] = []
+    read: set[int] = set()
+    for pairs in _gram_pairs(grams):
+        for a, b in pairs:
             match = f"{_fts_string(a)} AND {_fts_string(b)}"
-            rows.update(db.execute(sql, [match, len(q) - slack, len(q) + slack, *kind_args,
-                                         _SIMILAR_CANDIDATES]).fetchall())
-    scored = sorted(((SequenceMatcher(None, q, lname).ratio(), len(lname), cid, lname)
-                     for cid, lname in rows.items()), key=lambda r: (-r[0], r[1], r[2]))
+            for cid, lname in db.execute(sql, [match, len(q) - slack, len(q) + slack, *kind_args,
+                                               _SIMILAR_CANDIDATES]):
+                if cid not in read:
+                    read.add(cid)
+                    scored.append((SequenceMatcher(None, q, lname).ratio(), len(lname), cid, lname))
+        if any(r[0] >= SIMILAR_MIN for r in scored):
+            break
+    scored.sort(key=lambda r: (-r[0], r[1], r[2]))
     out: list[int] = []
     seen: set[str] = set()
     for ratio, _, cid, lname in scored:
@@ -166,6 +168,21 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
             out.append(cid)
     return out
 
+
+def _gram_pairs(grams: list[str]) -> list[list[tuple[str, str]]]:
+    """The pairs of a query's trigrams that a name must both hold to be a typo candidate, in rounds: the
+    next round is read only when the ones before found no close name. A typo spoils the up to three
+    trigrams around it, so the first round pairs trigrams far apart (first and last, second and
+    second-to-last, first or last with the middle), of which a long name keeps one whole. A short name (up
+    to 6 trigrams, 8 characters) has too few for that: its second round is every other pair. With the far
+    pairs alone, 21 of the 90 one-letter typos of ``console`` found no candidate (``consle``: ``nsl`` and
+    ``sle`` are new, only ``con`` and ``ons`` are left); with both rounds, 2."""
+    mid = len(grams) // 2
+    far = [(grams[0], grams[-1]), (grams[1], grams[-2]), (grams[0], grams[mid]), (grams[mid], grams[-1])]
+    far = [p for p in dict.fromkeys(far) if p[0] != p[1]]
+    if len(grams) > 6:
+        return [far]
+    return [far, [p for p in itertools.combinations(grams, 2) if p not in far]]
 
 
 _SPARSE_FROM = 13  # query length from which a few spread trigrams beat the full trigram phrase
