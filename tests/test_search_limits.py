@@ -75,3 +75,27 @@ def test_merged_passages_name_the_main_symbol_and_count_the_nearby_ones(tmp_path
     assert top.nearby and top.name in ("parse_header", "parse_header_value") and "+" not in top.qualified_name
     assert top.title == f"{top.qualified_name} +{len(top.nearby)} nearby"
     assert top.to_dict()["nearby"] == top.nearby
+
+
+def test_a_merged_passage_numbers_its_snippet_from_the_main_symbol(tmp_path):
+    from rich.console import Console
+
+    from codesift.render import print_results
+    from codesift.rank.pipeline import RankSettings
+    from codesift.tools.markdown import search_block
+
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "m.py").write_text("def split_line(line):\n    return line.split(':')\n\n"
+                               "def parse_header_value(value):\n    return value.strip().split(':')\n")
+    with Index(root, config=Config(embedder="none", rank=RankSettings(name_match=False))) as idx:
+        idx.update(embed=False)
+        response = idx.search("header value split", mode="keyword")
+    top = response.results[0]
+    assert (top.name, top.nearby, top.start_line, top.snippet_line) == ("parse_header_value", ["split_line"], 1, 4)
+    assert top.snippet.startswith("def parse_header_value") and top.to_dict()["snippet_line"] == 4
+    console = Console(record=True, width=120)
+    print_results(response, console)
+    assert "4 def parse_header_value" in console.export_text()  # not numbered from the passage's line 1
+    assert "**Snippet from:** line 4" in search_block(1, top.to_dict())
+

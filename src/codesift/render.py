@@ -49,7 +49,7 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
         if explain:
             console.print(f"    [dim]{escape(explain_line(r))}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"
-        console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.start_line,
+        console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.snippet_line or r.start_line,
                              theme="ansi_dark", background_color="default"), width=code_width)
 
 

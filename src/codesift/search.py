@@ -54,6 +54,9 @@ class SearchResult:
     kind: str
     language: str
     snippet: str
+    # The line the snippet's first line is on: a passage merged with the symbols around it starts above
+    # its main symbol, whose code the snippet shows.
+    snippet_line: int = 0
     signature: str = ""
     chunk_id: int = 0
     keyword_rank: int | None = None
@@ -95,15 +98,16 @@ class SearchResponse:
     notes: list[str] = field(default_factory=list)
 
 
-def snippet_of(text: str, start_line: int, chunk_start: int) -> str:
-    """A few lines from the definition line on (decorators above it are skipped)."""
+def snippet_of(text: str, start_line: int, chunk_start: int) -> tuple[str, int]:
+    """A few lines from the definition line on (decorators above it are skipped), and the line number of
+    the first of them."""
     lines = text.splitlines()
     offset = 0
     # chunk text may begin with decorators above the def line: start the snippet at the def line
     if len(lines) > 1 and chunk_start < start_line:
         offset = min(start_line - chunk_start, len(lines) - 1)
     out = "\n".join(lines[offset : offset + SNIPPET_LINES])
-    return out[:SNIPPET_CHARS]
+    return out[:SNIPPET_CHARS], chunk_start + offset
 
 
 def fuse(
@@ -269,13 +273,14 @@ def run_search(
         if norm < params.threshold:
             break
         row = rows[c.chunk_id]
+        snippet, snippet_line = snippet_of(row.text, row.start_line, row.text_start)
         results.append(
             SearchResult(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
                 name=c.name, qualified_name=c.qualified_name, nearby=list(c.merged_names),
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,
-                snippet=snippet_of(row.text, row.start_line, row.text_start),
+                snippet=snippet, snippet_line=snippet_line,
                 signature=row.signature, chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
                 vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm, score_kind, named=c.named),
                 decorators=list(row.decorators), route=row.route or None,
