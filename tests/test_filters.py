@@ -3,7 +3,7 @@
 import pytest
 
 from codesift import Index
-from codesift.filters import FilterError, normalise_kinds, normalise_languages, normalise_path
+from codesift.filters import FilterError, absent_path_notes, normalise_kinds, normalise_languages, normalise_path
 from codesift.limits import InputError
 from test_cli import run
 
@@ -81,6 +81,26 @@ def test_api_search_accepts_what_people_type(keyword_index, repo):
     empty = idx.search("redirect", mode="keyword", language="golang")
     assert empty.results == [] and any("no go files are indexed" in n for n in empty.notes)
     assert [s["kind"] for s in idx.find_symbol("rebuild_auth", kind="meth")] == ["method"]
+
+
+def test_a_path_no_indexed_file_matches_is_explained_not_answered_silently(keyword_index):
+    idx = keyword_index
+    for path in ("scr/", "src/*.go", "nowhere"):
+        response = idx.search("redirect", mode="keyword", path=path)
+        assert response.results == []
+        assert [n for n in response.notes if n.startswith(f"no indexed file matches path {path!r}")], path
+        assert "top-level folders: " in response.notes[0] and "src/" in response.notes[0]
+        assert any("no indexed file matches" in n for n in idx.grep("def", path=path)["notes"])
+    for path in ("src/", "src/**/*.py", "src/http"):
+        assert not any("no indexed file matches" in n for n in idx.search("redirect", mode="keyword", path=path).notes)
+        assert not any("no indexed file matches" in n for n in idx.grep("def", path=path)["notes"])
+
+
+def test_absent_path_notes_only_for_a_path_nothing_matches():
+    assert absent_path_notes(None, lambda p: False) == []
+    assert absent_path_notes("src/", lambda p: True) == []
+    note, = absent_path_notes("scr/", lambda p: False, lambda: [".", "src", "docs"])
+    assert note.startswith("no indexed file matches path 'scr/'; top-level folders: src/, docs/ (")
 
 
 def test_cli_one_line_and_exit_2_for_a_filter_that_cannot_match(repo):

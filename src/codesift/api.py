@@ -20,6 +20,7 @@ from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
 from .expand import Expander
+from .filters import absent_path_notes
 from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
@@ -241,6 +242,7 @@ class Index(DenseSide):
         query = check_query(query)
         response = SearchResponse(query=query, mode=mode)
         response.notes.extend(self._absent_languages(filters))
+        response.notes.extend(self._absent_path(filters))
         self._repair_if_needed()
         response.notes.extend(query_notes(self.store, query))
         vectors = pending = None
@@ -318,6 +320,11 @@ class Index(DenseSide):
         if not missing:
             return []
         return [f"no {', '.join(missing)} files are indexed here (languages: {', '.join(present) or 'none'})"]
+
+    def _absent_path(self, filters: Filters) -> list[str]:
+        """A note for a path filter no indexed file matches (the folders there are)."""
+        return absent_path_notes(filters.path, lambda path: self.store.has_files(Filters(path=path)),
+                                 lambda: (row[0] for row in self.store.service_counts()))
 
     def _keyword_only(self, response: SearchResponse) -> None:
         response.embedding_status = "keyword_only"

@@ -4,7 +4,8 @@ One function, :func:`build_filters`, used by the API, so the CLI and the MCP ser
 behaviour: names are case-insensitive, common aliases and file extensions map to the internal
 names, an absolute path under the root becomes a relative prefix, and a value that names nothing
 codesift knows raises :class:`FilterError` listing the values that exist (a silent empty result
-was the old behaviour).
+was the old behaviour); a path that is well formed but matches no indexed file gets a note
+(:func:`absent_path_notes`), as a language no indexed file has does.
 """
 
 from __future__ import annotations
@@ -178,6 +179,19 @@ def normalise_services(value: str | Iterable[str] | None, exists: Callable[[str]
 def under(path: str, services: tuple[str, ...]) -> bool:
     """Whether ``path`` lies in one of ``services`` (folder prefixes); True when there are none."""
     return not services or path.startswith(tuple(s + "/" for s in services))
+
+
+def absent_path_notes(path: str | None, matches: Callable[[str], bool],
+                      folders: Callable[[], Iterable[str]] = tuple) -> list[str]:
+    """A note for a path filter (prefix or glob, as normalised) that no indexed file matches, naming the
+    top-level folders there are, so that the empty answer is explained (``--path scr/`` answered "no
+    results" as if nothing there were relevant)."""
+    if not path or matches(path):
+        return []
+    names = [f"{name}/" for name in folders() if name != "."][:12]
+    there = f"; top-level folders: {', '.join(names)}" if names else ""
+    return [f"no indexed file matches path {path!r}{there} (paths are relative to the indexed root: a prefix "
+            f"such as src/ or a glob such as **/*.py)"]
 
 
 def build_filters(root: Path, path: str | None, language: str | Iterable[str] | None,

@@ -161,6 +161,11 @@ class ReadQueries:
         where, params = filter_sql(filters)
         return self.db.execute(f"SELECT count(*) FROM files WHERE {where}", params).fetchone()[0]
 
+    def has_files(self, filters: FilterLike | None) -> bool:
+        """Whether any indexed file passes ``filters`` (stops at the first)."""
+        where, params = filter_sql(filters)
+        return self.db.execute(f"SELECT 1 FROM files WHERE {where} LIMIT 1", params).fetchone() is not None
+
     def grep_candidates(self, required: list[list[str]], filters: FilterLike | None) -> list[tuple[int, str, str]]:
         """(id, path, hash) of the files the trigram index says may hold ``required``, by path."""
         return grams.candidates(self._plain(), required, *filter_sql(filters))  # type: ignore[arg-type]
