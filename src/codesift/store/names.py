@@ -148,8 +148,8 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
     scored: list[tuple[float, int, int, str]] = []
     read: set[int] = set()
     for pairs in _gram_pairs(grams):
-        for a, b in pairs:
-            match = f"{_fts_string(a)} AND {_fts_string(b)}"
+        for pair in pairs:
+            match = " AND ".join(_fts_string(g) for g in pair)
             for cid, lname in db.execute(sql, [match, len(q) - slack, len(q) + slack, *kind_args,
                                                _SIMILAR_CANDIDATES]):
                 if cid not in read:
@@ -169,20 +169,22 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
     return out
 
 
-def _gram_pairs(grams: list[str]) -> list[list[tuple[str, str]]]:
-    """The pairs of a query's trigrams that a name must both hold to be a typo candidate, in rounds: the
-    next round is read only when the ones before found no close name. A typo spoils the up to three
-    trigrams around it, so the first round pairs trigrams far apart (first and last, second and
-    second-to-last, first or last with the middle), of which a long name keeps one whole. A short name (up
-    to 6 trigrams, 8 characters) has too few for that: its second round is every other pair. With the far
-    pairs alone, 21 of the 90 one-letter typos of ``console`` found no candidate (``consle``: ``nsl`` and
-    ``sle`` are new, only ``con`` and ``ons`` are left); with both rounds, 2."""
+def _gram_pairs(grams: list[str]) -> list[list[tuple[str, ...]]]:
+    """The trigrams of a query that a name must all hold to be a typo candidate, in rounds: the next round
+    is read only when the ones before found no close name. A typo spoils the up to three trigrams around
+    it, so the first round pairs trigrams far apart (first and last, second and second-to-last, first or
+    last with the middle), of which a long name keeps one whole. A short name (up to 6 trigrams, 8
+    characters) has too few for that: its second round is every other pair, and up to 4 trigrams (6
+    characters, ``Tabel``: only ``tab`` is left of ``table``) a third round takes each trigram alone. With
+    the far pairs alone, 21 of the 90 one-letter typos of ``console`` found no candidate (``consle``:
+    ``nsl`` and ``sle`` are new, only ``con`` and ``ons`` are left); with every pair, 2."""
     mid = len(grams) // 2
     far = [(grams[0], grams[-1]), (grams[1], grams[-2]), (grams[0], grams[mid]), (grams[mid], grams[-1])]
     far = [p for p in dict.fromkeys(far) if p[0] != p[1]]
     if len(grams) > 6:
         return [far]
-    return [far, [p for p in itertools.combinations(grams, 2) if p not in far]]
+    rounds: list[list[tuple[str, ...]]] = [far, [p for p in itertools.combinations(grams, 2) if p not in far]]
+    return rounds + [[(g,) for g in grams]] if len(grams) <= 4 else rounds
 
 
 _SPARSE_FROM = 13  # query length from which a few spread trigrams beat the full trigram phrase
