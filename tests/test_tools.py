@@ -62,6 +62,10 @@ def test_find_symbol_finds_a_short_name_with_a_typo_near_its_end(tmp_path, monke
                  ("Tabel", "Table"))
         for typo, name in typos:
             assert [(s["name"], s["match"]) for s in idx.find_symbol(typo)] == [(name, "similar")], typo
+        # a one-word search no indexed text holds says which names are close; one that is there does not
+        assert "no indexed text contains 'consle'; close names: Console" in idx.search("consle", mode="keyword").notes
+        assert not any("close names" in n for n in idx.search("console", mode="keyword").notes)
+        assert not any("close names" in n for n in idx.search("consle table", mode="keyword").notes)
 
 
 def test_find_symbol_follows_edits(index, repo):

@@ -9,6 +9,8 @@ from ..model import dotted
 from ..store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from ..store.sqlite import MetaStore
     from .base import Workspace
 
@@ -66,9 +68,24 @@ def query_notes(store: "MetaStore", query: str) -> list[str]:
     name = idents[0].rsplit(".", 1)[-1]
     if store.ids_by_name([name]):
         return []
-    hits = [cid for cid, match in store.lookup_names(name, exact=False, limit_partial=5) if match == "similar"]
-    names = list(dict.fromkeys(row.qualified_name for row in store.chunks_by_id(hits, with_text=False).values()))
+    names = close_names(store, name)
     return [f"no definition is named {name}; close names: {', '.join(names)}"] if names else []
+
+
+def close_names(store: "MetaStore", name: str) -> list[str]:
+    """The qualified names closest to ``name`` when no name holds it (a typo), else none."""
+    hits = [cid for cid, match in store.lookup_names(name, exact=False, limit_partial=5) if match == "similar"]
+    return list(dict.fromkeys(row.qualified_name for row in store.chunks_by_id(hits, with_text=False).values()))
+
+
+def unseen_word_notes(store: "MetaStore", query: str, indexed: Callable[[str], bool]) -> list[str]:
+    """For a one-word query no indexed text holds (``consle``; ``indexed`` says whether some does): the
+    names closest to it, since the results are then only the dense model's guesses."""
+    words = query.split()
+    if len(words) != 1 or len(words[0]) < 4 or indexed(words[0]):
+        return []
+    names = close_names(store, words[0])
+    return [f"no indexed text contains {words[0]!r}; close names: {', '.join(names)}"] if names else []
 
 
 def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
