@@ -101,8 +101,12 @@ def test_get_code_context_refuses_paths_outside_root(index, repo, tmp_path):
             index.get_code_context(bad)
     with pytest.raises(ContextError, match="no such file"):
         index.get_code_context("nope.py")
-    with pytest.raises(ContextError, match="no symbol"):
+    with pytest.raises(ContextError, match="no symbol") as err:
         index.get_code_context("src/http/sessions.py", "nope")
+    assert "did you mean" not in str(err.value)
+    with pytest.raises(ContextError, match=r"no symbol 'rebuld_auth' in src/http/sessions.py; did you mean "
+                                           r"SessionRedirectMixin.rebuild_auth\? Other symbols there: "):
+        index.get_code_context("src/http/sessions.py", "rebuld_auth")
 
 
 def test_get_code_context_at_git_ref(index, repo):

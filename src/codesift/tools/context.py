@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import subprocess
 from functools import lru_cache
@@ -129,8 +130,7 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         matches = [c for c in chunks if c.qualified_name == want] or [c for c in chunks if c.name == want] or [
             c for c in chunks if c.qualified_name.endswith("." + want)]
         if not matches:
-            known = ", ".join(sorted({c.qualified_name for c in chunks})[:30])
-            raise ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {known}" if known else ""))
+            raise no_symbol(symbol_name, rel, [c.qualified_name for c in chunks])
         sym = matches[0]
         deco = len(sym.text.splitlines()) - (sym.end_line - sym.start_line + 1)
         start = max(1, sym.start_line - max(0, deco) - context_lines)
@@ -142,6 +142,26 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         "start_line": start, "end_line": end, "total_lines": len(lines), "symbol": symbol,
         "changed_since_indexed": stale, "truncated": truncated, "code": "\n".join(lines[start - 1 : end]),
     }
+
+
+def no_symbol(symbol_name: str, rel: str, names: list[str], shown: int = 30) -> ContextError:
+    """The error for a symbol ``rel`` does not define: the names closest to the one asked first (a typo,
+    ``Table.add_rw``), then the file's other names in order, ``shown`` in all."""
+    known = sorted(set(names))
+    want = dotted(symbol_name)
+    by_last: dict[str, list[str]] = {}
+    for name in known:
+        by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    close = difflib.get_close_matches(want, known, n=5, cutoff=0.75)
+    close += [n for last in difflib.get_close_matches(want.rsplit(".", 1)[-1], list(by_last), n=5, cutoff=0.75)
+              for n in by_last[last]]
+    close = list(dict.fromkeys(close))
+    rest = [n for n in known if n not in close]
+    there = ", ".join(rest[: max(0, shown - len(close))])
+    if close:
+        return ContextError(f"no symbol {symbol_name!r} in {rel}; did you mean {', '.join(close)}?"
+                            + (f" Other symbols there: {there}" if there else ""))
+    return ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {there}" if there else ""))
 
 
 def symbol_info(sym: Chunk | ChunkRecord) -> dict[str, object]:

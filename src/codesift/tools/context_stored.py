@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..search import Filters
 from ..model import NOT_DEFINITIONS, dotted
-from .context import ContextError, answer_window, symbol_info
+from .context import ContextError, answer_window, no_symbol, symbol_info
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..store.records import ChunkRecord
@@ -30,8 +30,7 @@ def _symbol(rows: list["ChunkRecord"], rel: str, symbol_name: str) -> "ChunkReco
     matches = ([r for r in defs if r.qualified_name == want] or [r for r in defs if r.name == want]
                or [r for r in defs if r.qualified_name.endswith("." + want)])
     if not matches:
-        known = ", ".join(sorted({r.qualified_name for r in defs})[:30])
-        raise ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {known}" if known else ""))
+        raise no_symbol(symbol_name, rel, [r.qualified_name for r in defs])
     return matches[0]
 
 
