@@ -91,6 +91,7 @@ def test_a_path_no_indexed_file_matches_is_explained_not_answered_silently(keywo
         assert [n for n in response.notes if n.startswith(f"no indexed file matches path {path!r}")], path
         assert "top-level folders: " in response.notes[0] and "src/" in response.notes[0]
         assert any("no indexed file matches" in n for n in idx.grep("def", path=path)["notes"])
+    assert any("no go files are indexed" in n for n in idx.grep("def", language="golang")["notes"])
     for path in ("src/", "src/**/*.py", "src/http"):
         assert not any("no indexed file matches" in n for n in idx.search("redirect", mode="keyword", path=path).notes)
         assert not any("no indexed file matches" in n for n in idx.grep("def", path=path)["notes"])

@@ -20,7 +20,6 @@ from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
 from .expand import Expander
-from .filters import absent_path_notes
 from .grammar_status import grammar_failures
 from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
@@ -28,7 +27,7 @@ from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
 from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from .qdrant_reader import open_remote
-from .search import MODES, Filters, SearchParams, SearchResponse, run_search
+from .search import MODES, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
@@ -242,8 +241,7 @@ class Index(DenseSide):
         typing = not (isinstance(query, str) and query[-1:].isspace())  # its last word may be unfinished
         query = check_query(query)
         response = SearchResponse(query=query, mode=mode)
-        response.notes.extend(self._absent_languages(filters))
-        response.notes.extend(self._absent_path(filters))
+        response.notes.extend(self.workspace.filter_notes(filters))
         self._repair_if_needed()
         response.notes.extend(query_notes(self.store, query))
         vectors = pending = None
@@ -314,21 +312,6 @@ class Index(DenseSide):
             if response.coverage < 1.0:
                 response.notes.append(f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish")
         return response
-
-    def _absent_languages(self, filters: Filters) -> list[str]:
-        """A note for a filtered language no indexed file has: the empty answer is then explained."""
-        if not filters.languages:
-            return []
-        present = self.store.languages()
-        missing = [lang for lang in filters.languages if lang not in present]
-        if not missing:
-            return []
-        return [f"no {', '.join(missing)} files are indexed here (languages: {', '.join(present) or 'none'})"]
-
-    def _absent_path(self, filters: Filters) -> list[str]:
-        """A note for a path filter no indexed file matches (the folders there are)."""
-        return absent_path_notes(filters.path, lambda path: self.store.has_files(Filters(path=path)),
-                                 lambda: (row[0] for row in self.store.service_counts()))
 
     def _keyword_only(self, response: SearchResponse) -> None:
         response.embedding_status = "keyword_only"

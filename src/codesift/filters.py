@@ -181,6 +181,17 @@ def under(path: str, services: tuple[str, ...]) -> bool:
     return not services or path.startswith(tuple(s + "/" for s in services))
 
 
+def absent_language_notes(languages: tuple[str, ...], present: Callable[[], Iterable[str]]) -> list[str]:
+    """A note for a filtered language no indexed file has, so that the empty answer is explained."""
+    if not languages:
+        return []
+    there = list(present())
+    missing = [lang for lang in languages if lang not in there]
+    if not missing:
+        return []
+    return [f"no {', '.join(missing)} files are indexed here (languages: {', '.join(there) or 'none'})"]
+
+
 def absent_path_notes(path: str | None, matches: Callable[[str], bool],
                       folders: Callable[[], Iterable[str]] = tuple) -> list[str]:
     """A note for a path filter (prefix or glob, as normalised) that no indexed file matches, naming the

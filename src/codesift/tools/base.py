@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config
-from ..filters import build_filters, normalise_services
+from ..filters import absent_language_notes, absent_path_notes, build_filters, normalise_services
 from ..search import Filters, SearchResponse
 from ..store.sqlite import MetaStore
 
@@ -54,6 +54,12 @@ class Workspace:
                                 indexed_kinds=self.store.kinds)
         filters.services = self.services(service)
         return filters
+
+    def filter_notes(self, filters: Filters) -> list[str]:
+        """Notes explaining an empty answer: a filtered language or path no indexed file has."""
+        return [*absent_language_notes(filters.languages, self.store.languages),
+                *absent_path_notes(filters.path, lambda path: self.store.has_files(Filters(path=path)),
+                                   lambda: (row[0] for row in self.store.service_counts()))]
 
     def services(self, value: str | list[str] | None) -> tuple[str, ...]:
         """``service=`` values as folder names, each checked to hold indexed files; raises FilterError."""

@@ -17,9 +17,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..filters import absent_path_notes
 from ..indexer import _decode, _digest
-from ..search import Filters
 from ..services import check_path_in_services
 from ..store import grams
 
@@ -31,6 +29,7 @@ except ImportError:  # pragma: no cover - Python < 3.11 keeps them at the top le
     import sre_parse as _sre  # type: ignore[no-redef]
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..search import Filters
     from .base import Workspace
 
 MAX_PATTERN_CHARS = 1_000
@@ -338,8 +337,7 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
             break
     notes = _notes(strategy, required, stale, missing, regex)
     if not total_files:  # explain the empty answer
-        notes += absent_path_notes(filters.path, lambda p: ws.store.has_files(Filters(path=p)),
-                                   lambda: (row[0] for row in ws.store.service_counts()))
+        notes += ws.filter_notes(filters)
     results = hits[offset:]
     return {
         "pattern": pattern, "regex": regex, "case_sensitive": case_sensitive, "context_lines": context_lines,
