@@ -155,7 +155,7 @@ def no_symbol(symbol_name: str, rel: str, names: list[str], shown: int = 30) -> 
     close = difflib.get_close_matches(want, known, n=5, cutoff=0.75)
     close += [n for last in difflib.get_close_matches(want.rsplit(".", 1)[-1], list(by_last), n=5, cutoff=0.75)
               for n in by_last[last]]
-    close = list(dict.fromkeys(close))
+    close = list(dict.fromkeys(close))[:5]
     rest = [n for n in known if n not in close]
     there = ", ".join(rest[: max(0, shown - len(close))])
     if close:
