@@ -187,7 +187,7 @@ def test_usages_read_as_totals_then_groups_with_tests_last():
                                {"path": "cli.go", "start_line": 2, "qualified_name": "Client.Start"}]}
     text = md.render_usages(payload).text
     assert text.startswith("Usages of `Start`: 3 in 3 files (1 in tests, listed after the rest).")
-    assert "grouped by likely target: `Server.Start` 2 · unresolved 1." in text
+    assert "grouped by likely target: `Server.Start` 2 · unresolved 1.\n\nNo uses resolve to `Client.Start` (cli.go:2)." in text
     assert ("#### → `Server.Start` — srv.go:7 (2 uses)\n- `src/a.go:3` call via `s` in `Run` — `s.Start()`\n"
             "_in tests:_\n- `a_test.go:9` call") in text
     assert "#### unresolved (1)" in text and "→" not in text.split("#### unresolved")[1]
@@ -266,3 +266,17 @@ def test_a_long_next_line_still_fits_the_budget():
     for budget in (1000, 1500, 3000):
         out = md.render_search(search(results, limit=9), max_chars=budget)
         assert len(out.text) <= budget, budget
+
+
+def test_grouped_answers_name_the_definitions_nothing_resolves_to():
+    from codesift.tools.markdown_graph import render_callers
+
+    definitions = [{"path": "cells.py", "start_line": 98, "qualified_name": "cell_len", "kind": "function"},
+                   {"path": "text.py", "start_line": 225, "qualified_name": "Text.cell_len", "kind": "method"}]
+    call = {"path": "a.py", "line": 3, "name": "f", "kind": "function", "calls": 1, "target": "cell_len"}
+    payload = {"symbol": "cell_len", "definitions": definitions, "total": 1, "calls": 1, "results": [call],
+               "groups": [{"target": "cell_len", "path": "cells.py", "line": 98, "uses": 1, "callers": 1}]}
+    assert "No calls resolve to `Text.cell_len` (text.py:225)." in render_callers(payload).text
+    both = {**payload, "groups": [*payload["groups"], {"target": "Text.cell_len", "path": "text.py", "line": 225,
+                                                        "uses": 1, "callers": 1}]}
+    assert "No calls resolve" not in render_callers(both).text

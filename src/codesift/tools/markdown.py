@@ -290,6 +290,14 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def ungrouped(payload: Payload) -> str:
+    """The definitions of a shared name that no group of ``payload`` resolves to, as ``Name`` (path:line)
+    items: the grouped answer would otherwise not say that one of them has none."""
+    grouped = {(g.get("path"), g.get("line")) for g in payload.get("groups") or []}
+    return ", ".join(f"{inline(d.get('qualified_name'))} ({d.get('path')}:{d.get('start_line')})"
+                     for d in payload.get("definitions") or [] if (d.get("path"), d.get("start_line")) not in grouped)
+
+
 # -- get_code_context ------------------------------------------------------------------------------
 def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_line: int | None = None) -> Rendered:
     """get_code_context: where the code is, then the lines with their numbers, paged by ``start_line``."""

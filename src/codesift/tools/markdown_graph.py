@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .markdown import DEFAULT_MAX_CHARS, Payload, Rendered, _bounded, _count, _trim, fence, inline, lean
+from .markdown import DEFAULT_MAX_CHARS, Payload, Rendered, _bounded, _count, _trim, fence, inline, lean, ungrouped
 
 MAX_LINES_LISTED = 8  # call lines listed per entry
 
@@ -134,6 +134,8 @@ def render_callers(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, *, cli:
         head.append("Several definitions share the name; callers are grouped by the likely target: "
                     + " · ".join(f"{inline(g['target']) if g['target'] != 'unresolved' else 'unresolved'} "
                                  f"{g.get('callers', 0)}" for g in groups) + ".")
+        if none := ungrouped(payload):
+            head.append(f"No calls resolve to {none}.")
     blocks = _entry_blocks(results, groups, "callers", lambda e: (
         f"- `{e['path']}:{e['line']}` in {inline(e['name'])} ({e['kind']}"
         + (f" {_where(e['definition']).split(':', 1)[1]}" if e.get("definition") else "")

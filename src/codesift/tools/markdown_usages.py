@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .markdown import DEFAULT_MAX_CHARS, Payload, Rendered, _bounded, _count, _lines, _trim, inline, read_call
+from .markdown import (DEFAULT_MAX_CHARS, Payload, Rendered, _bounded, _count, _lines, _trim, inline, read_call,
+                       ungrouped)
 
 
 # -- find_usages -----------------------------------------------------------------------------------
@@ -61,6 +62,8 @@ def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset
         summary = " · ".join(f"{inline(g['target'])} {g['uses']}" if g["target"] != "unresolved"
                              else f"unresolved {g['uses']}" for g in groups)
         head.append(f"Several definitions share the name; uses are grouped by likely target: {summary}.")
+        if none := ungrouped(payload):
+            head.append(f"No uses resolve to {none}.")
         if payload.get("left_out"):
             left = _count(int(payload["left_out"]), "use")
             head.append(f"Left out: {left} resolving to other definitions of the name.")
