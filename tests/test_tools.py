@@ -54,10 +54,12 @@ def test_find_symbol_finds_a_short_name_with_a_typo_near_its_end(tmp_path, monke
     from codesift import Index
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
-    (tmp_path / "term.py").write_text("class Console:\n    pass\n\n\ndef segment():\n    return 1\n\n\nclass Table:\n    pass\n")
+    (tmp_path / "term.py").write_text("class Console:\n    pass\n\n\ndef segment():\n    return 1\n\n\n"
+                                      "class Table:\n    pass\n")
     with Index(tmp_path) as idx:
         idx.update(embed=False)
-        # 'consle' keeps only the trigrams 'con' and 'ons' of 'console', 'segmnt' only 'seg' and 'egm', 'tabel' only 'tab'
+        # 'consle' keeps only the trigrams 'con' and 'ons' of 'console', 'segmnt' only 'seg' and 'egm',
+        # 'tabel' only 'tab'
         typos = (("consle", "Console"), ("Segmnt", "segment"), ("cnsole", "Console"), ("Consoel", "Console"),
                  ("Tabel", "Table"))
         for typo, name in typos:

@@ -187,7 +187,8 @@ def test_usages_read_as_totals_then_groups_with_tests_last():
                                {"path": "cli.go", "start_line": 2, "qualified_name": "Client.Start"}]}
     text = md.render_usages(payload).text
     assert text.startswith("Usages of `Start`: 3 in 3 files (1 in tests, listed after the rest).")
-    assert "grouped by likely target: `Server.Start` 2 · unresolved 1.\n\nNo uses resolve to `Client.Start` (cli.go:2)." in text
+    assert ("grouped by likely target: `Server.Start` 2 · unresolved 1.\n\n"
+            "No uses resolve to `Client.Start` (cli.go:2).") in text
     assert ("#### → `Server.Start` — srv.go:7 (2 uses)\n- `src/a.go:3` call via `s` in `Run` — `s.Start()`\n"
             "_in tests:_\n- `a_test.go:9` call") in text
     assert "#### unresolved (1)" in text and "→" not in text.split("#### unresolved")[1]
