@@ -55,13 +55,13 @@ def test_find_symbol_finds_a_short_name_with_a_typo_near_its_end(tmp_path, monke
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     (tmp_path / "term.py").write_text("class Console:\n    pass\n\n\ndef segment():\n    return 1\n\n\n"
-                                      "class Table:\n    pass\n")
+                                      "class Table:\n    pass\n\n\ndef count():\n    return 0\n")
     with Index(tmp_path) as idx:
         idx.update(embed=False)
         # 'consle' keeps only the trigrams 'con' and 'ons' of 'console', 'segmnt' only 'seg' and 'egm',
-        # 'tabel' only 'tab'
+        # 'tabel' only 'tab', 'conut' none of 'count'
         typos = (("consle", "Console"), ("Segmnt", "segment"), ("cnsole", "Console"), ("Consoel", "Console"),
-                 ("Tabel", "Table"))
+                 ("Tabel", "Table"), ("conut", "count"))
         for typo, name in typos:
             assert [(s["name"], s["match"]) for s in idx.find_symbol(typo)] == [(name, "similar")], typo
         # a one-word search no indexed text holds says which names are close; one that is there does not

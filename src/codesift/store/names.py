@@ -7,9 +7,9 @@ once: a trigger makes every chunk insert run under a statement journal, ~4× the
 
 from __future__ import annotations
 
-import itertools
 import re
 import sqlite3
+from collections.abc import Iterable
 from difflib import SequenceMatcher
 
 from ..model import NOT_DEFINITIONS, dotted as dotted_name
@@ -130,33 +130,46 @@ def lookup(
 SIMILAR_LIMIT = 5
 SIMILAR_MIN = 0.8  # difflib's ratio: rebuld_auth ~ rebuild_auth 0.96, RequestCookieJar ~ RequestsCookieJar 0.97
 _SIMILAR_CANDIDATES = 100  # per pair of trigrams
+_SCAN_UP_TO = 12  # characters: a name this short may keep no trigram of the one meant
+_SCAN_LIMIT = 5000  # names read by that scan
 
 
 def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[object], limit: int) -> list[int]:
     """Ids of the names closest to ``q`` (one per name), kept when ``difflib`` finds them at least
     ``SIMILAR_MIN`` alike. Candidates come from the trigram index: names holding two of the query's
-    trigrams (:func:`_gram_pairs`), so that each lookup is an intersection of two posting lists (ranking
-    every name sharing a trigram took 20–70 ms at 100k symbols)."""
+    trigrams far apart (first and last, second and second-to-last, first or last with the middle), so that
+    a typo in between misses one of the pairs and each lookup is an intersection of two posting lists
+    (ranking every name sharing a trigram took 20–70 ms at 100k symbols). A typo spoils the up to three
+    trigrams around it, and a short name can keep none (``conut``: ``count`` shares no trigram; ``consle``
+    keeps only ``con`` and ``ons`` of ``console``): when the pairs found no close name, a name of up to
+    ``_SCAN_UP_TO`` characters is compared with the names of about its length that begin with its letter."""
     grams = list(dict.fromkeys(q[i : i + 3] for i in range(len(q) - 2)))
-    if len(grams) < 3:
+    if len(grams) < 2:
         return []
     join = " JOIN chunks c ON c.id = t.rowid" if kind_sql else ""
     # A typo changes the length by a character or two: longer and shorter names are not read.
     sql = (f"SELECT t.rowid, t.lname FROM name_trigrams t{join} WHERE name_trigrams MATCH ? "
            f"AND length(t.lname) BETWEEN ? AND ?{kind_sql} LIMIT ?")
-    slack = max(2, len(q) // 8)
+    lengths = [len(q) - max(2, len(q) // 8), len(q) + max(2, len(q) // 8)]
+    mid = len(grams) // 2
+    pairs = [(grams[0], grams[-1]), (grams[1], grams[-2]), (grams[0], grams[mid]), (grams[mid], grams[-1])]
     scored: list[tuple[float, int, int, str]] = []
     read: set[int] = set()
-    for pairs in _gram_pairs(grams):
-        for pair in pairs:
-            match = " AND ".join(_fts_string(g) for g in pair)
-            for cid, lname in db.execute(sql, [match, len(q) - slack, len(q) + slack, *kind_args,
-                                               _SIMILAR_CANDIDATES]):
-                if cid not in read:
-                    read.add(cid)
-                    scored.append((SequenceMatcher(None, q, lname).ratio(), len(lname), cid, lname))
-        if any(r[0] >= SIMILAR_MIN for r in scored):
-            break
+
+    def score(rows: Iterable[tuple[int, str]]) -> None:
+        for cid, lname in rows:
+            if cid not in read:
+                read.add(cid)
+                alike = SequenceMatcher(None, q, lname)
+                if alike.quick_ratio() >= SIMILAR_MIN:  # an upper bound of ratio(), and cheap
+                    scored.append((alike.ratio(), len(lname), cid, lname))
+
+    for a, b in {frozenset(p): p for p in pairs if p[0] != p[1]}.values():
+        score(db.execute(sql, [f"{_fts_string(a)} AND {_fts_string(b)}", *lengths, *kind_args, _SIMILAR_CANDIDATES]))
+    if len(q) <= _SCAN_UP_TO and not any(r[0] >= SIMILAR_MIN for r in scored):
+        scan = (f"SELECT n.chunk_id, n.lname FROM names n{join.replace('t.rowid', 'n.chunk_id')} "
+                f"WHERE n.lname >= ? AND n.lname < ? AND length(n.lname) BETWEEN ? AND ?{kind_sql} LIMIT ?")
+        score(db.execute(scan, [q[0], _upper_bound(q[0]), *lengths, *kind_args, _SCAN_LIMIT]))
     scored.sort(key=lambda r: (-r[0], r[1], r[2]))
     out: list[int] = []
     seen: set[str] = set()
@@ -167,24 +180,6 @@ def _similar_ids(db: sqlite3.Connection, q: str, kind_sql: str, kind_args: list[
             seen.add(lname)
             out.append(cid)
     return out
-
-
-def _gram_pairs(grams: list[str]) -> list[list[tuple[str, ...]]]:
-    """The trigrams of a query that a name must all hold to be a typo candidate, in rounds: the next round
-    is read only when the ones before found no close name. A typo spoils the up to three trigrams around
-    it, so the first round pairs trigrams far apart (first and last, second and second-to-last, first or
-    last with the middle), of which a long name keeps one whole. A short name (up to 6 trigrams, 8
-    characters) has too few for that: its second round is every other pair, and up to 4 trigrams (6
-    characters, ``Tabel``: only ``tab`` is left of ``table``) a third round takes each trigram alone. With
-    the far pairs alone, 21 of the 90 one-letter typos of ``console`` found no candidate (``consle``:
-    ``nsl`` and ``sle`` are new, only ``con`` and ``ons`` are left); with every pair, 2."""
-    mid = len(grams) // 2
-    far = [(grams[0], grams[-1]), (grams[1], grams[-2]), (grams[0], grams[mid]), (grams[mid], grams[-1])]
-    far = [p for p in dict.fromkeys(far) if p[0] != p[1]]
-    if len(grams) > 6:
-        return [far]
-    rounds: list[list[tuple[str, ...]]] = [far, [p for p in itertools.combinations(grams, 2) if p not in far]]
-    return rounds + [[(g,) for g in grams]] if len(grams) <= 4 else rounds
 
 
 _SPARSE_FROM = 13  # query length from which a few spread trigrams beat the full trigram phrase
