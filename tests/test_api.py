@@ -269,7 +269,8 @@ def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkey
     assert index.status()["quarantined"] == {}
 
 
-def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo):
+def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "empty-cache"))  # nothing to fill from
     with Index(repo) as idx:
         idx.update(embed=False)
         pending = idx.store.count_missing_embeddings()

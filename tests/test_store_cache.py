@@ -39,3 +39,26 @@ def test_a_second_clone_reuses_the_first_clones_vectors(repo, tmp_path, monkeypa
         assert stats.embedded > 0 and calls == []  # every vector came from the shared cache
         assert second.status()["coverage"] == 1.0
         assert second.search("rebuild_auth", mode="semantic").results
+
+
+def test_a_search_over_the_threshold_still_takes_what_the_cache_holds(repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "shared"))
+    with Index(repo) as first:
+        first.update()
+    import shutil
+
+    clone = tmp_path / "worktree"
+    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns(".codesift"))
+    (clone / "src" / "http" / "new.py").write_text("def brand_new_helper():\n    return 42\n")
+    calls = []
+    from codesift.config import Config
+
+    # batches of 3: the text the cache lacks is in one of them, and the fill goes on past it
+    with Index(clone, config=Config(embed_batch=3)) as second:
+        embedder = second.embedder()
+        monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(len(texts)) or [])
+        stats = second.update(embed_threshold=1)  # what a CLI search runs first: never the model on a tree
+        pending = second.store.count_missing_embeddings()
+        assert calls == [] and stats.embedded > 0 and pending == stats.embed_pending == 1  # only the new text
+        assert second.search("rebuild_auth", mode="semantic").results
+

@@ -180,8 +180,13 @@ class Index(DenseSide):
             self.embedder()  # adopts the configured model now: the old model's dropped vectors count below
         # One count per update (a scan of every chunk): the CLI runs an update before each search.
         pending = self.store.count_missing_embeddings() if (embed or stats.files_parsed) else 0
-        if embed_threshold is not None and pending > embed_threshold:
+        if embed and embed_threshold is not None and pending > embed_threshold:
             embed = False
+            # Too many to embed before a search, but what the machine-wide cache holds costs no model run.
+            if (embedder := self.embedder()) is not None and (filled := self.indexer.fill_from_cache(
+                    embedder.model_id, embedder.dim)):
+                stats.embedded = filled
+                self._vector_index(embedder)
         if embed and pending and (embedder := self.embedder()) is not None:
             t0 = time.perf_counter()
             try:

@@ -404,6 +404,26 @@ class Indexer:
                 progress("embed", done, total)
         return done
 
+    def fill_from_cache(self, model_id: str, dim: int) -> int:
+        """Give pending chunks the vectors the machine-wide cache holds for their texts, without running
+        the model (another index on this machine, a worktree or a clone of the same code, computed them);
+        stops at the first batch of which the cache holds under half (the texts it lacks stay pending, first
+        in the next batch). Returns how many texts were filled."""
+        filled = 0
+        while pairs := self.store.missing_embeddings(self.config.embed_batch):
+            hashes = list(dict.fromkeys(h for h, _ in pairs))
+            cached = self.shared_cache.get_many(model_id, hashes, dim)
+            found = [h for h in hashes if h in cached]
+            if found:
+                self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+                filled += len(found)
+            if 2 * len(found) < len(hashes):
+                break
+        if filled:
+            self.store.bump("generation")
+            self.store.commit()
+        return filled
+
 
 def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
     """The ignore pattern that keeps a configured index folder inside ``root`` out of discovery."""
