@@ -1,6 +1,10 @@
+import shutil
+
 import numpy as np
+import pytest
 
 from codesift import Index
+from codesift.config import Config
 from codesift.store.cache import EmbeddingCache
 
 
@@ -22,43 +26,40 @@ def test_unusable_cache_location_is_ignored(tmp_path):
     cache.put_many("m", ["a"], np.zeros((1, 4)))
 
 
-def test_a_second_clone_reuses_the_first_clones_vectors(repo, tmp_path, monkeypatch):
+@pytest.fixture
+def clone(repo, tmp_path, monkeypatch):
+    """A copy of ``repo`` (no index) after ``repo`` was indexed and embedded into a fresh machine-wide cache."""
     monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "shared"))
     with Index(repo) as first:
         first.update()
-    import shutil
+    copy = tmp_path / "clone"
+    shutil.copytree(repo, copy, ignore=shutil.ignore_patterns(".codesift"))
+    return copy
 
-    clone = tmp_path / "clone"
-    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns(".codesift"))
-    calls = []
+
+def _counting(index: Index, monkeypatch, calls: list[int], run_model: bool = True) -> None:
+    embedder = index.embedder()
+    real = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(len(texts)) or (real(texts) if run_model else []))
+
+
+def test_a_second_clone_reuses_the_first_clones_vectors(clone, monkeypatch):
+    calls: list[int] = []
     with Index(clone) as second:
-        embedder = second.embedder()
-        real = embedder.embed
-        monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(len(texts)) or real(texts))
+        _counting(second, monkeypatch, calls)
         stats = second.update()
         assert stats.embedded > 0 and calls == []  # every vector came from the shared cache
         assert second.status()["coverage"] == 1.0
         assert second.search("rebuild_auth", mode="semantic").results
 
 
-def test_a_search_over_the_threshold_still_takes_what_the_cache_holds(repo, tmp_path, monkeypatch):
-    monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "shared"))
-    with Index(repo) as first:
-        first.update()
-    import shutil
-
-    clone = tmp_path / "worktree"
-    shutil.copytree(repo, clone, ignore=shutil.ignore_patterns(".codesift"))
+def test_a_search_over_the_threshold_still_takes_what_the_cache_holds(clone, monkeypatch):
     (clone / "src" / "http" / "new.py").write_text("def brand_new_helper():\n    return 42\n")
-    calls = []
-    from codesift.config import Config
-
+    calls: list[int] = []
     # batches of 3: the text the cache lacks is in one of them, and the fill goes on past it
     with Index(clone, config=Config(embed_batch=3)) as second:
-        embedder = second.embedder()
-        monkeypatch.setattr(embedder, "embed", lambda texts: calls.append(len(texts)) or [])
+        _counting(second, monkeypatch, calls, run_model=False)
         stats = second.update(embed_threshold=1)  # what a CLI search runs first: never the model on a tree
         pending = second.store.count_missing_embeddings()
         assert calls == [] and stats.embedded > 0 and pending == stats.embed_pending == 1  # only the new text
         assert second.search("rebuild_auth", mode="semantic").results
-
