@@ -68,7 +68,8 @@ def section(title: str, args: list[str]) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["quality", "devset", "names", "loco", "labels", "ablation", "latency"])
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["quality", "devset", "names", "loco", "labels", "ablation", "latency"])
     ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
     args = ap.parse_args()
     failed = 0

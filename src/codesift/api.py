@@ -33,10 +33,9 @@ from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .synonyms import synonyms
-from .tokenize import tokenize
 from .services import Sources, check_path_in_services, services_to_update
 from .tools.base import Workspace, weak_call
-from .tools.symbols import query_notes, unseen_word_notes
+from .tools.symbols import query_notes
 from .api_dense import DenseSide
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -248,7 +247,8 @@ class Index(DenseSide):
         response = SearchResponse(query=query, mode=mode)
         response.notes.extend(self.workspace.filter_notes(filters))
         self._repair_if_needed()
-        response.notes.extend(query_notes(self.store, query))
+        holds = self.keyword.holds if self.keyword is not None else None  # a reader has no keyword index here
+        response.notes.extend(query_notes(self.store, query, holds))
         vectors = pending = None
         embedder = self.embedder() if mode != "keyword" else None
         chunks = self._chunk_count()
@@ -302,9 +302,6 @@ class Index(DenseSide):
             retrievers = (KeywordRetriever.for_params(self.keyword, params),
                           VectorRetriever(vectors, self.store) if vectors is not None else None)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
-        if self.keyword is not None and not offset:
-            keyword = self.keyword
-            response.notes.extend(unseen_word_notes(self.store, query, lambda w: keyword.holds_any(tokenize(w))))
         if failed:
             self._embed_error = failed[0]
             self._keyword_only(response)

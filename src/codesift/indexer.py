@@ -372,12 +372,7 @@ class Indexer:
                 pairs = self.store.missing_embeddings(min(batch, total - done))
                 if not pairs:
                     break
-                hashes = [h for h, _ in pairs]
-                # Vectors another index on this machine already computed for the same text and model.
-                cached = self.shared_cache.get_many(embedder.model_id, hashes, embedder.dim)
-                if cached:
-                    found = [h for h in hashes if h in cached]
-                    self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+                cached = self._take_cached(embedder.model_id, [h for h, _ in pairs], embedder.dim)
                 todo = [(h, cid) for h, cid in pairs if h not in cached]
                 rows = self.store.chunks_by_id(cid for _, cid in todo) if todo else {}
                 texts = [embed_text(rows[cid].to_chunk(), rows[cid].path) for _, cid in todo]
@@ -410,19 +405,24 @@ class Indexer:
         stops at the first batch of which the cache holds under half (the texts it lacks stay pending, first
         in the next batch). Returns how many texts were filled."""
         filled = 0
-        while pairs := self.store.missing_embeddings(self.config.embed_batch):
-            hashes = list(dict.fromkeys(h for h, _ in pairs))
-            cached = self.shared_cache.get_many(model_id, hashes, dim)
-            found = [h for h in hashes if h in cached]
-            if found:
-                self.store.put_vectors(found, np.stack([cached[h] for h in found]))
-                filled += len(found)
-            if 2 * len(found) < len(hashes):
+        while pairs := self.store.missing_embeddings(self.config.embed_batch):  # one pair per text
+            found = len(self._take_cached(model_id, [h for h, _ in pairs], dim))
+            filled += found
+            if 2 * found < len(pairs):
                 break
         if filled:
             self.store.bump("generation")
             self.store.commit()
         return filled
+
+    def _take_cached(self, model_id: str, hashes: list[str], dim: int) -> set[str]:
+        """Store the vectors another index on this machine already computed for these texts with this model;
+        returns the hashes it had."""
+        cached = self.shared_cache.get_many(model_id, hashes, dim)
+        found = [h for h in hashes if h in cached]
+        if found:
+            self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+        return set(found)
 
 
 def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:

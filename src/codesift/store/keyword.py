@@ -191,11 +191,10 @@ class KeywordIndex:
             self._writer = None
 
     # -- reading --------------------------------------------------------------------------------
-    def holds_any(self, terms: Sequence[str]) -> bool:
-        """Whether any indexed chunk holds one of ``terms`` (index terms, as :func:`tokenize` gives them) in
-        a text field."""
+    def holds(self, text: str) -> bool:
+        """Whether any indexed chunk holds one of the index terms of ``text`` in a text field."""
         searcher = self.index.searcher()
-        return any(searcher.doc_freq(f, t) for t in terms for f in TEXT_FIELDS)
+        return any(searcher.doc_freq(f, t) for t in tokenize(text) for f in TEXT_FIELDS)
 
     def num_docs(self) -> int:
         self.index.reload()

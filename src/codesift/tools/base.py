@@ -59,14 +59,18 @@ class Workspace:
         """Notes explaining an empty answer: a filtered language or path no indexed file has."""
         return [*absent_language_notes(filters.languages, self.store.languages),
                 *absent_path_notes(filters.path, lambda path: self.store.has_files(Filters(path=path)),
-                                   lambda: (row[0] for row in self.store.service_counts()))]
+                                   self._top_folders)]
+
+    def _top_folders(self) -> list[str]:
+        """The indexed tree's top-level folders (``.`` for files at the root), most files first."""
+        return [row[0] for row in self.store.service_counts()]
 
     def services(self, value: str | list[str] | None) -> tuple[str, ...]:
         """``service=`` values as folder names, each checked to hold indexed files; raises FilterError."""
         if not value:
             return ()
         return normalise_services(value, lambda name: self.store.count_files(Filters(services=(name,))) > 0,
-                                  lambda: (row[0] for row in self.store.service_counts()))
+                                  self._top_folders)
 
     def read(self, rel: str) -> bytes:
         """The bytes of the indexed path ``rel`` as they are now: the live file, or a git service's blob at
