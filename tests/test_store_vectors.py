@@ -61,6 +61,9 @@ def test_snapshot_reused_for_same_generation_and_patched_for_new(tmp_path):
 @pytest.mark.parametrize("n", [500])
 def test_hnsw_above_threshold_agrees_with_exact_and_is_patched(tmp_path, monkeypatch, n):
     monkeypatch.setattr(vmod, "HNSW_THRESHOLD", 100)
+    # usearch's multi-threaded insert is not deterministic: at 16 dimensions two threads left 26 of 10,000
+    # nodes unreachable by their own vector (one thread: none), which once made this test flaky
+    monkeypatch.setattr(vmod.os, "cpu_count", lambda: 1)
     src = Source(n, dim=16, seed=1)
     index = VectorIndex(tmp_path, 16)
     src.load(index, 1)
