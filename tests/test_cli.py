@@ -122,7 +122,7 @@ def test_symbol_finds_definitions_like_the_api(repo):
     exact = json.loads(run("symbol", "rebuild", "--exact", "--json", "--root", str(repo)).stdout)
     assert exact == []
     none = run("symbol", "zzqqxx", "--root", str(repo))
-    assert none.exit_code == 0 and "No definition matches 'zzqqxx'" in none.output
+    assert none.exit_code == 1 and "No definition matches 'zzqqxx'" in none.output  # as grep: nothing found
 
 
 def test_empty_or_too_long_input_is_one_line_and_exit_2_everywhere(tmp_path):

@@ -208,6 +208,9 @@ def test_cli_callers_callees_impact(py):
     text = run("impact", "_load", "--depth", "3", "--root", root).output
     assert "#### hop 3" in text and "Files: " in text
     assert run("callers", " ", "--root", root).exit_code == 2
+    for tool in ("callers", "callees", "impact"):  # nothing found: exit code 1, as grep's, with or without --json
+        assert run(tool, "no_such_name", "--root", root).exit_code == 1
+        assert run(tool, "no_such_name", "--json", "--root", root).exit_code == 1
 
 
 def test_mcp_tools(py):

@@ -82,6 +82,9 @@ def test_no_static_reference_falls_back_to_labelled_guesses(index):
     result = index.find_usages("flush")
     assert result["source"] == "semantic_guess" and "guesses" in result["note"]
     assert all(u["kind"] == "guess" for u in result["usages"])
+    out = run("usages", "flush", "--root", str(index.root))
+    assert out.exit_code == 1 and "semantic guesses" in out.output  # guesses shown, but no reference found
+    assert run("usages", "Model", "--root", str(index.root)).exit_code == 0
 
 
 def test_bad_arguments(index):
@@ -271,7 +274,7 @@ def test_a_name_defined_nowhere_is_said_so_not_guessed(index):
     wrong_owner = index.find_usages("Nope.save")
     assert wrong_owner["source"] == "none" and "Model.save" in wrong_owner["note"]
     out = run("usages", "NoSuchThing", "--root", str(index.root))
-    assert out.exit_code == 0 and "No definition named 'NoSuchThing'" in out.output and "guess" not in out.output
+    assert out.exit_code == 1 and "No definition named 'NoSuchThing'" in out.output and "guess" not in out.output
 
 
 RUST_MODULES = {

@@ -15,7 +15,7 @@ import numpy as np
 
 from .abbrev import abbreviations
 from .config import INDEX_DIR_NAME, Config, load_config
-from .coverage import describe_embedding
+from .coverage import describe_embedding, share
 from .embed import EmbeddingUnavailable
 from .embed.base import Embedder, release_batch
 from .errors import CodesiftError
@@ -279,7 +279,7 @@ class Index(DenseSide):
             mode = "keyword"
             response.coverage = round(coverage, 4)
             response.notes.append(
-                f"keyword results: only {coverage:.0%} of chunks are embedded, semantic ranking joins at "
+                f"keyword results: only {share(coverage)} of chunks are embedded, semantic ranking joins at "
                 f"{self.config.rank.min_vector_coverage:.0%}; run `codesift index` to finish")
         response.mode = mode
         params = SearchParams(
@@ -312,7 +312,7 @@ class Index(DenseSide):
                 embedded = len(vectors) if vectors is not None else self._embedded_count()
                 response.coverage = round(min(1.0, embedded / chunks), 4)
             if response.coverage < 1.0:
-                response.notes.append(f"{response.coverage:.0%} of chunks embedded; run `codesift index` to finish")
+                response.notes.append(f"{share(response.coverage)} of chunks embedded; run `codesift index` to finish")
         return response
 
     def _keyword_only(self, response: SearchResponse) -> None:

@@ -231,11 +231,13 @@ def usages(name: str, limit: int, service: tuple[str, ...], root: str | None, as
         click.echo(json.dumps([{k: u[k] for k in keys if k in u} for u in result["usages"]], indent=1))
         if result.get("note"):
             click.echo(f"note: {result['note']}", err=True)
-        return
-    from .tools.markdown import render_usages
+    else:
+        from .tools.markdown import render_usages
 
-    payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
-    click.echo(render_usages(payload, max_chars=10**9).text)
+        payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
+        click.echo(render_usages(payload, max_chars=10**9).text)
+    if not result["usages"] or result.get("source") == "semantic_guess":
+        sys.exit(1)  # as grep does: no reference found (semantic guesses are not references)
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -258,10 +260,9 @@ def symbol(name: str, kind: str | None, limit: int, service: tuple[str, ...], ex
         found = idx.find_symbol(name, kind=kind, exact=exact, service=services)
     except ValueError as exc:
         _fail(str(exc))
-    if as_json:
-        click.echo(json.dumps(found[:limit], indent=1))
-        return
-    click.echo(symbols_text(name, found, limit))
+    click.echo(json.dumps(found[:limit], indent=1) if as_json else symbols_text(name, found, limit))
+    if not found:
+        sys.exit(1)  # as grep does: nothing found
 
 
 def symbols_text(name: str, found: list[dict], limit: int) -> str:

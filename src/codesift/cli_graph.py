@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -89,6 +90,8 @@ def _run(tool: str, name: str, service: tuple[str, ...], root: str | None, as_js
         _fail(str(exc))
     if as_json:
         _items(result)
-        return
-    render = {"callers": mdg.render_callers, "callees": mdg.render_callees, "impact": mdg.render_impact}[tool]
-    click.echo(render({**result, "offset": 0}, 10**9, cli=True).text)
+    else:
+        render = {"callers": mdg.render_callers, "callees": mdg.render_callees, "impact": mdg.render_impact}[tool]
+        click.echo(render({**result, "offset": 0}, 10**9, cli=True).text)
+    if not result["results"]:
+        sys.exit(1)  # as grep does: nothing found

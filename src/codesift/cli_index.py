@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from .cli import _fail, _open, _progress_printer, main
+from .coverage import share
 
 
 @main.command()
@@ -104,7 +105,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         f"({summary['chunks']} chunks) in {escape(str(idx.root))}\n"
         f"parsed {stats.files_parsed}, unchanged {stats.files_unchanged}, deleted {stats.files_deleted} "
         f"in {stats.parse_seconds:.1f}s; embedded {stats.embedded} in {stats.embed_seconds:.1f}s; "
-        f"semantic coverage {status['coverage']:.0%}"
+        f"semantic coverage {share(status['coverage'])}"
     )
     for name, svc in stats.services.items():
         console.print(escape(f"service {name}: {svc['files']} files ({svc['state']}"

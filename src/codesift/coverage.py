@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+def share(fraction: float) -> str:
+    """A share as a whole percentage that never rounds to a state it is not in: 99.9 % reads "99%",
+    never "100%" (then nothing would be left to embed), and 0.2 % reads "<1%", never "0%"."""
+    fraction = min(max(float(fraction or 0), 0.0), 1.0)
+    whole = int(fraction * 100 + 1e-9)
+    return "<1%" if whole == 0 and fraction > 0 else f"{whole}%"
+
+
 def describe_embedding(status: dict[str, object]) -> str:
     """One phrase for the semantic side that never contradicts the counts ("ok" at 0 % did).
 
@@ -16,7 +24,6 @@ def describe_embedding(status: dict[str, object]) -> str:
     if embedded == 0:
         return f"not embedded yet (0 of {chunks:,} chunks); run `codesift index` (keyword search works meanwhile)"
     if embedded < chunks:
-        share = embedded * 100 // chunks  # floored: 99.9 % must not read as 100 %
-        return (f"incomplete: {embedded:,} of {chunks:,} chunks embedded ({f'{share}%' if share else '<1%'}); "
+        return (f"incomplete: {embedded:,} of {chunks:,} chunks embedded ({share(embedded / chunks)}); "
                 "run `codesift index` to finish")
     return f"ok, all {chunks:,} chunks embedded"

@@ -25,6 +25,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import ConfigDict, ValidationError
 
+from .coverage import share
 from .embed.base import release_batch
 from .limits import MAX_USAGES_LIMIT, check_name, check_query
 from .mcp_args import (ContextLines, Exact, FilePath, GitRef, Kind, Language, Limit, MaxChars, Mode, Name, Offset,
@@ -256,7 +257,7 @@ def search_payload(index: "Index", response: Any, *, offset: int, limit: int, ba
     if background and response.coverage < 1:
         # Index.search suggests `codesift index`; here the server is already embedding
         notes = [n for n in notes if "chunks embedded" not in n] + [
-            f"{response.coverage:.0%} of chunks embedded so far: embedding continues in the background, "
+            f"{share(response.coverage)} of chunks embedded so far: embedding continues in the background, "
             "keyword matching already covers everything"]
     return {"query": response.query, "mode": response.mode, "embedding_status": response.embedding_status,
             "coverage": response.coverage, "notes": notes, "offset": offset, "limit": limit, "results": results}

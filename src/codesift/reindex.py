@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from .coverage import share
 from .errors import CodesiftError
 from .store.lock import IndexBusy, WriteLock
 
@@ -136,7 +137,7 @@ def summary_line(summary: Event) -> str:
     """The summary in one sentence, as ``codesift index`` prints it."""
     if summary.get("embedding_status") == "ok":
         embedding = (f"embedded {summary['embedded']} chunks in {summary['embed_seconds']} s, semantic coverage "
-                     f"{float(summary['coverage']):.0%}")
+                     f"{share(float(summary['coverage']))}")
     else:
         embedding = "keyword-only (no embedding model: see index_status)"
     return (f"{'re-parsed' if summary.get('full') else 'updated'} {summary['root']}: parsed {summary['parsed']}, "

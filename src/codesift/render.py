@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
+from .coverage import share
 from .search import SearchResponse
 
 PIPE_WIDTH = 100_000  # piped output: wide enough that no real line is wrapped or cut
@@ -65,7 +66,7 @@ def print_status(info: dict, console: Console | None = None) -> None:
         ("languages", ", ".join(f"{k} {v}" for k, v in info["languages"].items()) or "-"),
         ("model", f"{info['model'] or '-'} (dim {info['dim'] or '-'})"
                   + (f", queries by {info['query_model']}" if info.get("query_model") else "")),
-        ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {info['coverage']:.0%}"),
+        ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {share(info['coverage'])}"),
         ("skipped", ", ".join(f"{n} {r}" for r, n in info["skipped"].items()) or "none"),
         ("last update", dt.datetime.fromtimestamp(last).isoformat(timespec="seconds") if last else "never"),
     ]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..coverage import share
 from ..model import NOT_DEFINITIONS
 
 # An agent pays for every answer in context and usually makes many calls per task, so the default is
@@ -197,7 +198,7 @@ def search_header(payload: Payload) -> list[str]:
            f'embedding: {payload.get("embedding_status", "ok")} · {span}'
     coverage = payload.get("coverage", 1.0)
     if payload.get("embedding_status", "ok") != "ok" or (coverage is not None and coverage < 1):
-        line += f" · semantic coverage {float(coverage or 0):.0%}"
+        line += f" · semantic coverage {share(float(coverage or 0))}"
     return [line, *(f"> note: {note}" for note in payload.get("notes") or [])]
 
 
@@ -399,7 +400,7 @@ def render_status(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
         ("Languages", langs),
         ("Model", f"{payload.get('model') or '-'} (dim {payload.get('dim') or '-'})"),
         ("Embedding", payload.get("embedding")  # Index.status() words it from the counts
-         or f"{payload.get('embedding_status')}, semantic coverage {coverage:.0%}"),
+         or f"{payload.get('embedding_status')}, semantic coverage {share(coverage)}"),
         ("Background", payload.get("background")),
         ("Skipped", skipped),
         ("Last update", _when(payload.get("last_update"))),

@@ -35,15 +35,17 @@ def _group_title(target: str, groups: Sequence[Payload]) -> str:
     return f"#### → {inline(target)}{where} ({_count(int(info.get('uses') or 0), 'use')})"
 
 
-def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset: int) -> list[str]:
-    """Totals, where the name is defined (or that it is not) and how the list is ordered."""
+def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset: int, *, cli: bool) -> list[str]:
+    """Totals, where the name is defined (or that it is not) and how the list is ordered (``cli``: the
+    commands named as commands)."""
     source = payload.get("source") or "static"
     defs = payload.get("definitions") or []
     if source == "none":
         note = str(payload.get("note") or f"no definition named {payload.get('symbol_name')!r}")
         similar = ", ".join(inline(s) for s in payload.get("suggestions") or [])
         return [note[:1].upper() + note[1:] + ".", f"Similar names: {similar}." if similar else
-                "" if "defined as" in note else "Check the spelling, or describe what it does with `search_code`."]
+                "" if "defined as" in note else
+                f"Check the spelling, or describe what it does with `{'codesift search' if cli else 'search_code'}`."]
     if source == "semantic_guess":
         return [f"No static references to {name}.", f"> note: {payload.get('note')}" if payload.get("note") else ""]
     total = int(payload.get("total") or offset + len(results))
@@ -99,7 +101,8 @@ def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
     name = inline(payload.get("symbol_name", ""))
-    head = _usages_head(payload, name, results, offset)
+    cli = "limit" not in payload  # the CLI's payload has no page size: it says --limit
+    head = _usages_head(payload, name, results, offset, cli=cli)
     groups = payload.get("groups") or []
     blocks: list[str] = []
     previous: Payload | None = None
@@ -117,8 +120,8 @@ def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     left = total - offset - len(results) if total else 0
     if left > 0 or (not total and payload.get("limit") and len(results) >= int(payload["limit"])):
         more = f"{left} more usages" if left > 0 else "More usages may exist"
-        tail.append(f"{more}: call again with offset={offset + len(results)}." if "limit" in payload
-                    else f"{more} not shown: raise --limit.")
-    tail.append(_usages_next(payload, results, cli="limit" not in payload))
+        tail.append(f"{more} not shown: raise --limit." if cli
+                    else f"{more}: call again with offset={offset + len(results)}.")
+    tail.append(_usages_next(payload, results, cli=cli))
     text, shown = _bounded(head, blocks, max_chars, noun="usages", offset=offset, tail=tail, sep="\n")
     return Rendered(text, _trim(payload, "results", shown, offset))
