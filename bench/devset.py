@@ -2,7 +2,7 @@
 
     python bench/devset/fetch.py                       # once: the corpora, from Debian, npm and PyPI
     python bench/devset.py [--modes hybrid keyword semantic] [--corpora cobra zod] [--set KEY=VALUE ...]
-                           [--json out.json] [--queries main|short]
+                           [--json out.json] [--queries main|short|terse]
 
 A second view beside the public bench (``bench/quality.py``): 430 queries over cobra, pflag, mux, logrus,
 go-toml (Go), clap, indicatif, textwrap, globset (Rust), zod, TanStack's query-core, immer (TypeScript),
@@ -17,6 +17,12 @@ written by different hands, and a gain on one that is a loss on the other is not
 function of 2–6 lines, most of them documented. The main set (like the public one) almost never asks for one
 (4 of its 387 sentence targets are under 5 lines), so a stage that demotes short code looks free on it; this
 set is what it costs.
+
+``--queries terse`` runs the sentence queries of the main and short sets said in 2–4 plain words
+(``devset/queries-terse/``: 323 ``-tNN`` from the main set, 60 ``-tsNN`` from the short one, same targets), the way
+people type into a search box ("strip auth header redirect"): every other natural-language query of both benches
+is a sentence of eight words or more. Written from the sentences (and the targets' code), without running any
+search.
 """
 
 from __future__ import annotations
@@ -78,7 +84,8 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=CACHE)
     ap.add_argument("--queries", choices=sorted(QUERY_SETS), default="main",
                     help="main: the dev set; short: answers of 2–6 lines, mostly documented (a guard for stages "
-                         "that demote short code, which the main set rarely asks for)")
+                         "that demote short code, which the main set rarely asks for); terse: the main set's "
+                         "sentences in 2-4 words")
     args = ap.parse_args()
     queries = load_queries(args.corpora, args.queries)
     report = quality.run({"dev": queries}, args.modes, quality.parse_overrides(args.overrides), opener(args.cache))

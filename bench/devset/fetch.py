@@ -100,11 +100,12 @@ def fetch(c: dict, cache: Path) -> Path:
     return root
 
 
-QUERY_SETS = {"main": "queries", "short": "queries-short"}
+QUERY_SETS = {"main": "queries", "short": "queries-short", "terse": "queries-terse"}
 
 
 def query_file(name: str, queries: str = "main") -> Path:
-    """The query file of corpus ``name`` in set ``queries`` (``main``; ``short``: answers of 2–6 lines)."""
+    """The query file of corpus ``name`` in set ``queries`` (``main``; ``short``: answers of 2–6 lines; ``terse``:
+    the main set's sentences said in 2–4 words, as typed into a search box)."""
     return HERE / QUERY_SETS[queries] / f"{name}.jsonl"
 
 
