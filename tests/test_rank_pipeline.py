@@ -296,3 +296,17 @@ def test_where_is_x_used_ranks_the_code_using_x_above_x_itself():
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "where is CosineSimilarity defined", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 1 and "x_used_definition" not in out[0].explain
+
+
+def test_plain_words_that_spell_no_name_are_normalised_without_the_name_bonus():
+    """The name bonus counts in the best possible score only when the query could earn it: ``strip trailing
+    slash`` scored its both-retrievers-first result 0.47 (WEAK) because of a bonus no candidate could get."""
+    top = Candidate(1, "strip.go", "StripSlashes", "StripSlashes", "function", "go", 13, 33, "x" * 500,
+                    score=3 * UNIT)
+    _, best = rank([replace(top)], "strip trailing slash", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
+    out, _ = rank([replace(top)], "strip trailing slash", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
+    assert out[0].score / best > 0.9
+    # words that do spell a candidate's name, and identifiers, keep the bonus in the best score
+    _, spelled = rank([replace(top)], "strip slashes", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
+    _, ident = rank([replace(top)], "strip_trailing", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
+    assert spelled > best + 2.5 * UNIT and ident > best + 2.5 * UNIT

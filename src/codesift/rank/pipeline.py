@@ -121,14 +121,16 @@ def rank(
     asked = named_kind(query)  # ``find the Session class``: a name, not a sentence
     sentence = len(query.split()) >= 4 and asked is None
     match_weight = settings.sentence_name_match_weight if sentence else settings.name_match_weight
-    if settings.name_match:
-        best += match_weight * rrf_unit  # the most this query's candidates can get
     if settings.path_bonus:
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
         best += settings.recency_weight * rrf_unit
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
+    if settings.name_match and (idents or any(matches.values())):
+        # the most this query's candidates can get; plain words that spell no candidate's name (``strip
+        # trailing slash``) cannot get the name bonus, and counting it halved their scores: all WEAK
+        best += match_weight * rrf_unit
     if any(v == 1.0 for v in matches.values()):  # ``mute?`` is there: ``mute`` is another name
         matches = {cid: v * settings.namesake_factor if v == boosts.BARE_MATCH else v for cid, v in matches.items()}
     # An identifier query: which definition is meant. A pasted definition line says it with its parameters
