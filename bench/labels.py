@@ -2,8 +2,8 @@
 
     python bench/labels.py [--modes hybrid keyword semantic] [--no-devset] [--cache F.json]
 
-Every query of the public hand-written set and (unless ``--no-devset``) of the dev set's main and short sets
-(bench/devset.py) is searched in each mode; each of its top 10 results is an *answer* when it hits one of the
+Every query of the public hand-written set and (unless ``--no-devset``) of the dev set's main, short and terse
+sets (bench/devset.py) is searched in each mode; each of its top 10 results is an *answer* when it hits one of the
 query's targets (the scorer's rule, ``score.hits``). Printed per mode:
 
 * per label: results, share of all results, share that are answers, and answers of each label among all
@@ -38,7 +38,8 @@ def collect(modes: list[str], with_devset: bool) -> list[dict]:
     sets = [("public", quality.load_sets(["handwritten"], None)["handwritten"], quality.open_index)]
     if with_devset:
         dev_open = devset.opener(devset.CACHE)
-        sets += [("dev", devset.load_queries(None), dev_open), ("short", devset.load_queries(None, "short"), dev_open)]
+        sets += [("dev", devset.load_queries(None), dev_open), ("short", devset.load_queries(None, "short"), dev_open),
+                 ("terse", devset.load_queries(None, "terse"), dev_open)]
     rows: list[dict] = []
     for name, queries, opener in sets:
         indexes = {}
@@ -71,6 +72,22 @@ def label_table(rows: list[dict], mode: str) -> None:
         a = sum(r["answer"] for r in got)
         prec = f"{a / len(got):.2f}" if got else "-"
         print(f"| {name} | {len(got)} | {len(got) / max(1, len(sub)):.2f} | {prec} | {a / answers:.2f} |")
+
+
+def set_table(rows: list[dict], mode: str) -> None:
+    """Each label's share of answers per query set: a label must mean the same for a sentence and for the
+    2–4 words typed into a search box (the terse set)."""
+    sub = [r for r in rows if r["mode"] == mode]
+    sets = sorted({r["set"] for r in sub})
+    print(f"\n{mode}: answers among each label's results, per query set (results in brackets)\n")
+    print("| set | " + " | ".join([*FLOORS, "WEAK"]) + " |")
+    print("|---|" + "---|" * (len(FLOORS) + 1))
+    for name in sets:
+        cells = []
+        for lab in [*FLOORS, "WEAK"]:
+            got = [r for r in sub if r["set"] == name and label(r["score"], r["kind"], named=r["named"]) == lab]
+            cells.append(f"{sum(r['answer'] for r in got) / len(got):.2f} ({len(got)})" if got else "- (0)")
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def loco_table(rows: list[dict], mode: str) -> None:
@@ -114,6 +131,7 @@ def main() -> None:
             args.cache.write_text(json.dumps(rows))
     for mode in args.modes:
         label_table(rows, mode)
+        set_table(rows, mode)
         loco_table(rows, mode)
 
 

@@ -9,8 +9,8 @@ weigh on the next) and prints their tables under one heading each:
 - quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
 - devset: ``devset.py`` (hand-written queries over twenty-two libraries nobody tuned on, keyword / semantic /
-  hybrid per language group and corpus), and its short-answer guard set (``--queries short``), when
-  ``bench/devset/fetch.py`` has fetched them;
+  hybrid per language group and corpus), its short-answer guard set (``--queries short``) and its terse set
+  (``--queries terse``: the same queries in 2–4 words), when ``bench/devset/fetch.py`` has fetched them;
 - names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
@@ -81,6 +81,8 @@ def main() -> None:
             failed |= section("Quality on the dev set", ["bench/devset.py", "--modes", "keyword", "semantic", "hybrid"])
             failed |= section("Quality on the dev set's short answers (functions of 2-6 lines)",
                               ["bench/devset.py", "--queries", "short", "--modes", "keyword", "semantic", "hybrid"])
+            failed |= section("Quality on the dev set's queries said in 2-4 words (terse)",
+                              ["bench/devset.py", "--queries", "terse", "--modes", "keyword", "semantic", "hybrid"])
         else:
             print("\n## Quality on the dev set\n\nnot fetched: run `python bench/devset/fetch.py` first", flush=True)
     if "names" not in args.skip:
