@@ -7,7 +7,9 @@ index, as bench/quality.py does), ``--n`` definitions outside tests are drawn at
 searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), by its
 definition line as pasted (``def list_domains(self) -> list[str]``: a hit covers that line), and a method
 also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
-qualified name. The public bench has only a few identifier queries
+qualified name. A Go definition is also searched as ``pkg.Name`` (``pkg.Type.Method``) after the package its file
+declares (``cobra.Command``, whose folder may be named anything: often the repository's root). The public bench
+has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
 Prints Hit@1 per repository and the first misses.
@@ -39,6 +41,14 @@ def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str, st
     return rows[:n]
 
 
+def go_package(path: Path) -> str:
+    """The package a Go file declares, read from the file itself (not from codesift's index)."""
+    import re
+
+    m = re.search(r"^package\s+(\w+)", path.read_text(encoding="utf-8", errors="replace"), re.M)
+    return m.group(1) if m else ""
+
+
 def open_index(target: str) -> Index:
     """The index of a folder, or of a public bench corpus by name."""
     if Path(target).is_dir():
@@ -51,10 +61,13 @@ def open_index(target: str) -> Index:
 
 
 def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
-    hits: dict[str, list[int]] = {label: [0, 0] for label in ("bare", "kind name", "definition line", "Parent.name")}
+    labels = ("bare", "kind name", "definition line", "Parent.name", "pkg.name")
+    hits: dict[str, list[int]] = {label: [0, 0] for label in labels}
     misses: list[str] = []
     with open_index(target) as index:
-        for name, qual, kind, path, signature, line in sample(index, n, seed):
+        drawn = sample(index, n, seed)
+        packages = {p: pkg for p in {d[3] for d in drawn} if p.endswith(".go") and (pkg := go_package(index.root / p))}
+        for name, qual, kind, path, signature, line in drawn:
             word = "function" if kind == "method" else kind
             asks = [("bare", name, lambda r, name=name: r.name == name),
                     ("kind name", f"{word} {name}", lambda r, name=name, word=word: r.name == name
@@ -65,6 +78,9 @@ def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[st
             if kind == "method" and "." in qual:
                 q = ".".join(qual.split(".")[-2:])
                 asks.append(("Parent.name", q, lambda r, q=q: r.qualified_name.endswith(q)))
+            if path in packages:
+                asks.append(("pkg.name", f"{packages[path]}.{qual}", lambda r, path=path, qual=qual:
+                             r.qualified_name == qual and r.path == path))
             for label, query, ok in asks:
                 top = index.search(query, limit=1).results
                 good = bool(top) and ok(top[0])
@@ -82,8 +98,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", type=int, default=8)
     args = ap.parse_args()
-    print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 |")
-    print("|---|---|---|---|---|")
+    print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 | Go pkg.name Hit@1 |")
+    print("|---|---|---|---|---|---|")
     notes = []
     for root in args.roots:
         hits, misses = probe(root, args.n, args.seed)

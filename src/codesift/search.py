@@ -260,8 +260,11 @@ def run_search(
     # Recency is measured from the last update, not the wall clock: the same index ranks a query the
     # same way on every call.
     now = float(store.get_meta("last_update", "0") or 0) or None
+    # Go names a definition after its file's package (``chi.URLParam``), which no path needs to spell
+    dotted = params.rank.name_match and any("." in i for i in identifier_words(query))
+    packages = store.go_packages({c.path for c in cands if c.language == "go"}) if dotted else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
-                       unknown_qualifiers=unknown)
+                       unknown_qualifiers=unknown, packages=packages)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:

@@ -125,20 +125,21 @@ PARTIAL_MATCH = 0.45
 BARE_MATCH = 0.7
 
 
-def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "") -> float:
+def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "", package: str = "") -> float:
     """How well a query identifier names this symbol: 1.0 for its name (case-insensitive), its qualified
-    name or a tail of it; 0.8 for ``qualifier.name`` where the qualifier is the file's folder or stem (Go
+    name or a tail of it, also after the Go ``package`` its file declares (``chi.URLParam``,
+    ``chi.Mux.Handle``); 0.8 for ``qualifier.name`` where the qualifier is the file's folder or stem (Go
     ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but for a trailing ``?``/``!``/``=``;
     ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or the right name under
     another qualifier; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
-    lname, lqual = name.lower(), qualified_name.lower()
+    lname, lqual, package = name.lower(), qualified_name.lower(), package.lower()
     parts: list[str] | None = None  # split only when a comparison needs it
     best = 0.0
     for ident in identifiers:
         li = ident.lower()
-        if li == lname or li == lqual or lqual.endswith("." + li):
+        if li == lname or li == lqual or lqual.endswith("." + li) or (package and li == f"{package}.{lqual}"):
             return 1.0
         bare = bare_name(li)  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
         if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
@@ -161,11 +162,13 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     return best
 
 
-def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Candidate]) -> list[str]:
+def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Candidate],
+                 packages: dict[str, str] | None = None) -> list[str]:
     """``identifiers`` with a qualifier that is only an import alias dropped (``np.array``, ``_.debounce``):
     ``z.object`` is ``object`` when ``z`` (in ``unknown``: it names no definition) is no folder or file stem
-    of the candidates, nor a parent in the qualified names of those outside tests (Express's ``res.get``).
-    ``Point::new`` and Go's ``pkg.Func`` keep theirs."""
+    of the candidates, nor the Go package their files declare (``packages``: path → package), nor a parent in
+    the qualified names of those outside tests (Express's ``res.get``). ``Point::new`` and Go's ``pkg.Func``
+    keep theirs."""
     if not unknown:
         return identifiers
     places: set[str] = set()
@@ -173,6 +176,8 @@ def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Ca
         parts = c.path.lower().split("/")
         places.update(parts[:-1])
         places.add(parts[-1].split(".", 1)[0])
+        if packages and c.path in packages:
+            places.add(packages[c.path].lower())
         if not is_test_path(c.path):  # a test patching ``z.ZodType.prototype`` does not define ``z``
             places.update(c.qualified_name.lower().split(".")[:-1])
     out = []

@@ -106,14 +106,17 @@ def rank(
     max_fused: float,
     now: float | None = None,
     unknown_qualifiers: frozenset[str] = frozenset(),
+    packages: dict[str, str] | None = None,
 ) -> tuple[list[Candidate], float]:
     """Re-score and re-order fused candidates; returns them with the theoretical maximum score.
 
     ``rrf_unit`` is 1/(k+1), one rank-1 RRF term; ``max_fused`` the best fused score possible;
-    ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index.
+    ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index;
+    ``packages`` the package each candidate's Go file declares (path → name), for Go's ``pkg.Func``.
     """
     now = time.time() if now is None else now
-    idents = boosts.drop_aliases(identifier_words(query), unknown_qualifiers, cands)
+    packages = packages or {}
+    idents = boosts.drop_aliases(identifier_words(query), unknown_qualifiers, cands, packages)
     words = boosts.query_words(query)
     terms = set(tokenize(query))
     wants_tests = boosts.query_wants_tests(query)
@@ -125,7 +128,7 @@ def rank(
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
         best += settings.recency_weight * rrf_unit
-    matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path)
+    matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path, packages.get(c.path, ""))
                or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
     if settings.name_match and (idents or any(matches.values())):
         # the most this query's candidates can get; plain words that spell no candidate's name (``strip

@@ -66,6 +66,45 @@ def remove_file(db: sqlite3.Connection, file_id: int) -> None:
     db.execute(f"DELETE FROM name_trigrams WHERE rowid IN ({ids})", (file_id,))
 
 
+_GO_PACKAGE = re.compile(r"^package\s+([A-Za-z_]\w*)", re.M)
+
+
+def go_packages(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
+    """The package each Go file of ``paths`` declares: Go code names a definition ``chi.URLParam`` after its
+    file's ``package chi`` clause, whatever the folder is called (the repository's root, ``v5``, ``go-toml``).
+    Read from the file's module chunks (the clause is one); files that are not Go are left out."""
+    wanted = list(dict.fromkeys(paths))
+    out: dict[str, str] = {}
+    for i in range(0, len(wanted), 500):
+        batch = wanted[i:i + 500]
+        rows = db.execute(
+            "SELECT f.path, c.text FROM files f JOIN chunks c ON c.file_id = f.id "
+            f"WHERE f.path IN ({','.join('?' * len(batch))}) AND c.language = 'go' AND c.kind = 'module' "
+            "ORDER BY f.path, c.start_line", batch).fetchall()
+        for path, text in rows:
+            if path not in out and (m := _GO_PACKAGE.search(text)):
+                out[path] = m.group(1)
+    return out
+
+
+def _go_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotted: str) -> set[int]:
+    """The chunk ids of ``rows`` (id, lower-cased qualified name) that ``dotted`` names with their Go package
+    in front (``chi.urlparam``, ``chi.mux.handle``)."""
+    if not rows:
+        return set()
+    ids = [r[0] for r in rows]
+    paths = dict(db.execute(f"SELECT id, path FROM chunks WHERE id IN ({','.join('?' * len(ids))}) "
+                            "AND language = 'go'", ids).fetchall())
+    packages = go_packages(db, paths.values())
+    out = set()
+    for cid, lqual in rows:
+        package = packages.get(paths.get(cid, ""), "").lower()
+        full = f"{package}.{lqual}"
+        if package and (full == dotted or full.endswith("." + dotted)):
+            out.add(cid)
+    return out
+
+
 def _upper_bound(prefix: str) -> str:
     return prefix + "\U0010ffff"
 
@@ -105,7 +144,9 @@ def lookup(
     last = dotted.rsplit(".", 1)[-1]
     rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
     if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query
-        rows = [r for r in rows if r[1] == dotted or r[1].endswith("." + dotted)]
+        named = {r[0] for r in rows if r[1] == dotted or r[1].endswith("." + dotted)}
+        named |= _go_qualified(db, [r for r in rows if r[0] not in named], dotted)  # Go's `chi.URLParam`
+        rows = [r for r in rows if r[0] in named]
     add(rows, "exact", limit_exact)
     if exact:
         return out

@@ -233,6 +233,10 @@ class ReadQueries:
         return names.lookup(self.db, query, exact=exact, kinds=kinds, limit_exact=limit_exact,
                             limit_partial=limit_partial, services=services)
 
+    def go_packages(self, paths: Iterable[str]) -> dict[str, str]:
+        """Path → the package its Go file declares (see ``store.names.go_packages``)."""
+        return names.go_packages(self.db, paths)
+
     # -- references (see store/refs.py) ---------------------------------------------------------
     def ref_definitions(self) -> list[tuple[Any, ...]]:
         return refs.definitions(self._plain())  # type: ignore[arg-type]

@@ -325,7 +325,8 @@ def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: lis
             imports.setdefault(paths.get(fid, ""), qualifier)
     dicts = [{"path": nodes[t].path, "start_line": nodes[t].start, "qualified_name": nodes[t].qualified_name,
               "parent": nodes[t].parent, "kind": nodes[t].kind, "node": t} for t in targets]
-    return Resolver(dicts, None, imports, _bases_lookup(ws), _returns_lookup(ws))
+    return Resolver(dicts, None, imports, _bases_lookup(ws), _returns_lookup(ws),
+                    ws.store.go_packages(str(d["path"]) for d in dicts))
 
 
 @lru_cache(maxsize=65536)

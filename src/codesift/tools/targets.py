@@ -11,7 +11,8 @@ steps, first hit wins:
    a qualifier that is itself a type (``Conn::new``, ``Model.save``) is that type. A method of
    that type is the target; a known type with no such method is ``unresolved`` (an outside type);
 2. a module or package path (``server.NewServer``, ``crate::net::helper``, ``app.base.make``) or,
-   for a bare name, the module the file imports it from: the definition in that file or folder;
+   for a bare name, the module the file imports it from: the definition in that file or folder, or in a Go
+   file of that package (``chi.URLParam`` from a repository whose root is ``package chi``);
 3. a bare name: the method of the enclosing type where calls need no receiver (Java, C#, C++,
    Kotlin, Ruby), else a free function in the same file, the same folder (a Go package), or the
    only free function of that name.
@@ -198,7 +199,7 @@ class Resolver:
 
     def __init__(self, targets: list[dict[str, object]], lines_of: Callable[[str], list[str]] | None,
                  imports: dict[str, str], bases_of: Callable[[str], list[str]] | None = None,
-                 returns_of: Callable[[str], str] | None = None) -> None:
+                 returns_of: Callable[[str], str] | None = None, packages: dict[str, str] | None = None) -> None:
         self.targets = targets
         self.lines_of = lines_of  # None: do not read files (very common names)
         self.imports = imports  # path → module the file imports the name from
@@ -206,7 +207,9 @@ class Resolver:
         self.returns_of = returns_of  # function name → the type its definitions say they return
         self.owners = [_last(str(t.get("parent") or "")) for t in targets]
         self.type_names = set(self.owners) - {""}
-        self.modules = [_module_keys(str(t["path"])) for t in targets]
+        packages = packages or {}  # path → the package its Go file declares
+        self.modules = [_module_keys(str(t["path"])) + tuple(p.lower() for p in [packages.get(str(t["path"]))] if p)
+                        for t in targets]
         self._memo: dict[tuple[str, ...], list[dict[str, object]]] = {}
         self.labels = {id(t): label for t, label in zip(targets, labels(targets))}
 

@@ -177,7 +177,8 @@ def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
                 imports.setdefault(path, qualifier)
         root, cache = _reader(ws), {}
         lines_of = (lambda p: _lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
-        resolver = Resolver(targets, lines_of, imports, _bases_lookup(ws), _returns_lookup(ws))
+        resolver = Resolver(targets, lines_of, imports, _bases_lookup(ws), _returns_lookup(ws),
+                            ws.store.go_packages(str(t["path"]) for t in targets))
     out: list[Site] = []
     for row in rows:
         _, path, line, _, qualifier = row
