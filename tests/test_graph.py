@@ -159,6 +159,16 @@ def test_go_ambiguous_names_grouped_and_resolved(go):
     assert [r["name"] for r in only["results"]] == ["Run"]
 
 
+def test_a_call_through_an_imported_package_is_not_the_index_method_of_that_name(tmp_path):
+    files = {"chain.go": "package chi\n\ntype Chain struct{}\n\nfunc (c Chain) HandlerFunc() {}\n",
+             "main.go": ('package chi\n\nimport "net/http"\n\nfunc wrap(c Chain) {\n'
+                         '\thttp.HandlerFunc(nil)\n\tc.HandlerFunc()\n}\n')}
+    with Index(write_repo(tmp_path / "go", files)) as idx:
+        idx.update(embed=False)
+        calls = [(r["qualifier"], r["resolution"]) for r in idx.callees("wrap")["results"]]
+        assert calls == [("http", "outside the index"), ("c", "resolved")]
+
+
 def test_callees_of_several_definitions_say_which_body(go):
     result = go.callees("Start")
     by_caller = {(r["caller"], r["name"]) for r in result["results"]}

@@ -160,8 +160,10 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
             targets = memo[called]
             if called not in resolvers:
                 resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
-                                             {path: imports[called]} if called in imports else {}, bases, returns)
-            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line))
+                                             {path: imports[called]} if called in imports else {}, bases, returns,
+                                             ws.store.go_packages(str(t["path"]) for t in targets))
+            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line),
+                                   {s[0] for s in in_file if s[2] == "import"})
             key = (target["path"], target["start_line"]) if target else (called, qualifier)
             entry = entries.get(key)
             if entry is None:
@@ -185,16 +187,20 @@ def _as_scope(d: dict[str, object]) -> Scope:
 
 
 def _resolve(resolver: Resolver, targets: list[dict[str, object]], path: str, line: int, qualifier: str,
-             scopes: list[Scope]) -> tuple[dict[str, object] | None, str]:
+             scopes: list[Scope], imported: set[str]) -> tuple[dict[str, object] | None, str]:
     """(the definition a call points at, how it was found): ``resolved`` by the receiver, qualifier or
     imports; ``only definition`` of a bare name; ``name only`` (the one method of that name, the
-    receiver's type not known); ``ambiguous`` (several, none picked); ``outside the index``."""
+    receiver's type not known); ``ambiguous`` (several, none picked); ``outside the index``, also for a
+    call through a name the file imports (``imported``) that none of the definitions answers to: Go's
+    ``http.HandlerFunc(…)`` is net/http's, not the index's one method ``HandlerFunc``."""
     if not targets:
         return None, "outside the index"
     picked = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "")
     if picked != UNRESOLVED:
         hit = dict(zip(labels(targets), targets))[picked]
         return hit, "only definition" if len(targets) == 1 and not qualifier else "resolved"
+    if qualifier in imported:
+        return None, "outside the index"
     if len(targets) == 1 and targets[0]["kind"] == "method":  # a receiver of unknown type: maybe it
         return targets[0], "name only"
     # several and none picked; or a function reached through something that is not its module (``d.update()``)
