@@ -323,6 +323,20 @@ function make(this: Window, n?: number): asserts n is Count {}
 """
 
 
+def test_javascript_call_and_apply_are_calls_of_the_function() -> None:
+    for language in ("javascript", "typescript"):
+        got = [(r.name, r.kind, r.qualifier) for r in refs("""
+            function wrap(sch) {
+              compileSchema.call(this, sch)
+              this.helper.apply(this, [sch])
+              return other.call
+            }
+            """, language)]
+        assert ("compileSchema", "call", "") in got and ("helper", "call", "this") in got
+        assert not any(name in ("call", "apply") and kind == "call" for name, kind, _ in got)
+        assert ("call", "attribute", "other") in got  # read, not called
+
+
 def test_typescript() -> None:
     found = refs(TS, "typescript")
     k = kinds(TS, "typescript")

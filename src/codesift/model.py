@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 # 10: a Java enum constant (a Kotlin enum entry) with a body is a class, the scope of its methods
 #     (``HtmlTreeBuilderState.InBody.process``).
 # 11: a ``/** */`` block one blank line above a definition, at its indentation, is its doc (commander's JSDoc).
-PARSER_VERSION = "11"
+# 12: JavaScript/TypeScript ``fn.call(this, …)`` / ``fn.apply(…)`` are calls of ``fn`` (ajv's compileSchema had no callers).
+PARSER_VERSION = "12"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

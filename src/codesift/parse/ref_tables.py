@@ -147,6 +147,12 @@ _JS_CORE = r"""
 (call_expression function: (member_expression) @call.member)
 (new_expression constructor: (identifier) @call)
 (new_expression constructor: (member_expression) @call.member)
+; ``fn.call(this, …)`` and ``fn.apply(this, args)`` call ``fn`` (ajv compiles every schema so)
+((call_expression function: (member_expression object: (identifier) @call property: (property_identifier) @skip))
+  (#match? @skip "^(call|apply)$"))
+((call_expression function: (member_expression object: (member_expression) @call.member
+                                               property: (property_identifier) @skip))
+  (#match? @skip "^(call|apply)$"))
 
 (decorator (identifier) @decorator)
 (decorator (member_expression) @decorator.member)
