@@ -94,3 +94,13 @@ def test_inline_module_is_a_scope_and_declarations_are_not_definitions():
     adds = chunks["tests.adds"]
     assert (adds.kind, adds.parent, adds.start_line) == ("function", "tests", 6)
     assert "other" not in chunks
+
+
+def test_an_impl_for_a_reference_with_a_lifetime_is_the_types():
+    src = ("pub struct Deserializer<R> { r: R }\n"
+           "impl<'de, 'a, R> de::Deserializer<'de> for &'a mut Deserializer<R> {\n"
+           "    fn deserialize_any(self) {}\n"
+           "}\n")
+    chunks = {c.qualified_name: c for c in extract_chunks(src, "rust", "src/de.rs")}
+    assert chunks["Deserializer.deserialize_any"].parent == "Deserializer"
+    assert "impl de::Deserializer<'de> for Deserializer" in chunks

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 #     (``HtmlTreeBuilderState.InBody.process``).
 # 11: a ``/** */`` block one blank line above a definition, at its indentation, is its doc (commander's JSDoc).
 # 12: JavaScript/TypeScript ``fn.call(this, …)`` / ``fn.apply(…)`` are calls of ``fn`` (ajv's compileSchema had no callers).
-PARSER_VERSION = "12"
+# 13: a Rust impl for a reference with a lifetime (``impl … for &'a mut Deserializer<R>``) is the type's
+#     (``Deserializer.deserialize_any``, was ``'a mut Deserializer.deserialize_any``).
+PARSER_VERSION = "13"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

@@ -99,9 +99,9 @@ def collapse(s: str, limit: int = 300) -> str:
 
 
 def type_base_name(s: str) -> str:
-    """``&mut foo::Bar<T>`` -> ``Bar``: the bare type name of a receiver / impl target."""
+    """``&mut foo::Bar<T>``, ``&'a mut Bar<R>`` -> ``Bar``: the bare type name of a receiver / impl target."""
     s = s.strip()
-    s = re.sub(r"^(?:[&*]|\bmut\b|\bdyn\b|\bconst\b|\s)+", "", s)
+    s = re.sub(r"^(?:[&*]|'\w+\b|\bmut\b|\bdyn\b|\bconst\b|\s)+", "", s)
     s = s.split("<", 1)[0].split("[", 1)[0]
     s = s.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
     return s.strip(" *&()")
