@@ -128,8 +128,18 @@ def rank(
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
         best += settings.recency_weight * rrf_unit
+    def is_test(c: Candidate) -> bool:
+        return (boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
+                or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators))
+
+    def spelled(c: Candidate) -> float:
+        """Plain words that spell the name (``cookie jar``), but not a test's (``nested schema`` asks for the
+        code, not the test class ``NestedSchema``) unless the query asks for tests."""
+        match = boosts.phrase_name_match(words, c.name)
+        return match if match and (wants_tests or not is_test(c)) else 0.0
+
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path, packages.get(c.path, ""))
-               or boosts.phrase_name_match(words, c.name) for c in cands} if settings.name_match else {}
+               or spelled(c) for c in cands} if settings.name_match else {}
     if settings.name_match and (idents or any(matches.values())):
         # the most this query's candidates can get; plain words that spell no candidate's name (``strip
         # trailing slash``) cannot get the name bonus, and counting it halved their scores: all WEAK
@@ -174,10 +184,7 @@ def rank(
         c.score += sum(v for k, v in c.explain.items() if k in ("name_match", "path", "recency"))
         # A test or example helper the query names is wanted (a sentence's names are context, as above).
         named_exactly = not sentence and matches.get(c.chunk_id) == 1.0
-        if settings.test_penalty and not wants_tests and not named_exactly and (
-            boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
-            or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators)
-        ):
+        if settings.test_penalty and not wants_tests and not named_exactly and is_test(c):
             c.score *= settings.test_penalty_factor
             c.explain["test_penalty"] = settings.test_penalty_factor
         if settings.import_penalty_factor < 1.0 and boosts.is_import_block(c.kind, c.text):
