@@ -306,6 +306,22 @@ def test_go_package_qualifier_is_the_package_clause_not_the_folder(tmp_path):
         assert (top.qualified_name, top.label) == ("URLParam", "HIGH")
 
 
+def test_a_module_qualifier_picks_that_files_definition(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/validate.py": "class Email:\n    pass\n",
+             "pkg/fields.py": "class Email:\n    pass\n",
+             "app.py": "from pkg import validate\n\n\ndef check():\n    return validate.Email()\n"}
+    with _indexed(tmp_path, files) as idx:
+        def exact(name):
+            return [s["path"] for s in idx.find_symbol(name) if s["match"] == "exact"]
+
+        assert exact("validate.Email") == ["pkg/validate.py"]
+        assert exact("pkg.fields.Email") == ["pkg/fields.py"]
+        assert exact("other.Email") == []
+        result = idx.find_usages("validate.Email")
+        assert [d["path"] for d in result["definitions"]] == ["pkg/validate.py"]
+        assert ("app.py", 5) in {(u["path"], u["line"]) for u in result["usages"]}
+
+
 def test_rust_use_lists_module_paths_and_self(tmp_path):
     with _indexed(tmp_path, RUST_MODULES) as idx:
         result = idx.find_usages("helper")

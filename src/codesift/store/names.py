@@ -87,20 +87,32 @@ def go_packages(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def _go_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotted: str) -> set[int]:
-    """The chunk ids of ``rows`` (id, lower-cased qualified name) that ``dotted`` names with their Go package
-    in front (``chi.urlparam``, ``chi.mux.handle``)."""
-    if not rows:
+_MODULE_TAILS = frozenset({"__init__", "mod", "index"})  # a folder's own module file
+_PATH_HEADS = frozenset({"crate", "self", "super"})
+
+
+def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotted: str) -> set[int]:
+    """The chunk ids of ``rows`` (id, lower-cased qualified name) that ``dotted`` names with their module in
+    front: the file (``validate.email`` for validate.py's ``Email``, ``marshmallow.fields.nested``), its
+    folder (Go's ``middleware.logger``) or the package its Go file declares (``chi.urlparam``,
+    ``chi.mux.handle`` for a repository whose root is ``package chi``)."""
+    wanted = [(cid, lqual) for cid, lqual in rows if dotted.endswith("." + lqual)]
+    if not wanted:
         return set()
-    ids = [r[0] for r in rows]
-    paths = dict(db.execute(f"SELECT id, path FROM chunks WHERE id IN ({','.join('?' * len(ids))}) "
-                            "AND language = 'go'", ids).fetchall())
-    packages = go_packages(db, paths.values())
+    ids = [cid for cid, _ in wanted]
+    info = {cid: (path, language) for cid, path, language in db.execute(
+        f"SELECT id, path, language FROM chunks WHERE id IN ({','.join('?' * len(ids))})", ids)}
+    packages = go_packages(db, [p for p, language in info.values() if language == "go"])
     out = set()
-    for cid, lqual in rows:
-        package = packages.get(paths.get(cid, ""), "").lower()
-        full = f"{package}.{lqual}"
-        if package and (full == dotted or full.endswith("." + dotted)):
+    for cid, lqual in wanted:
+        path, _ = info.get(cid, ("", ""))
+        module = [p for p in dotted[: -len(lqual) - 1].split(".") if p not in _PATH_HEADS]
+        parts = path.lower().rsplit(".", 1)[0].split("/")
+        if parts and parts[-1] in _MODULE_TAILS:
+            parts = parts[:-1]
+        n = len(module)
+        if module and (parts[-n:] == module or parts[:-1][-n:] == module
+                       or [packages.get(path, "").lower()] == module):
             out.add(cid)
     return out
 
@@ -145,7 +157,7 @@ def lookup(
     rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
     if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query
         named = {r[0] for r in rows if r[1] == dotted or r[1].endswith("." + dotted)}
-        named |= _go_qualified(db, [r for r in rows if r[0] not in named], dotted)  # Go's `chi.URLParam`
+        named |= _module_qualified(db, [r for r in rows if r[0] not in named], dotted)  # `validate.Email`
         rows = [r for r in rows if r[0] in named]
     add(rows, "exact", limit_exact)
     if exact:
