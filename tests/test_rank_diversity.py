@@ -1,6 +1,6 @@
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
-                                     enclosing_first)
+                                     enclosing_first, implementation_first)
 
 
 def c(cid, path, start, end, text=None, name=None):
@@ -151,3 +151,15 @@ def test_search_keeps_the_inner_function_of_a_module_like_function(tmp_path, mon
     by_path = first
     assert by_path["plugin.js"].qualified_name == "installPlugin.helper0"  # six inner functions: a module
     assert by_path["decorate.js"].qualified_name == "decorate"  # one: the function is the unit
+
+
+def test_a_short_overload_yields_its_place_to_the_longest_one():
+    wrapper, other = c(1, "J.java", 944, 948, name="usage"), c(2, "K.java", 1, 40, name="print")
+    impl, mid = c(3, "J.java", 1153, 1259, name="usage"), c(4, "J.java", 1016, 1030, name="usage")
+    out = implementation_first([wrapper, other, mid, impl])
+    assert [x.chunk_id for x in out] == [3, 1, 2, 4]  # the longest first, the wrapper right after it
+    assert out[0].score >= wrapper.score
+    wrapper.explain["name_match"] = 1.0  # the query names it: left where it is
+    assert [x.chunk_id for x in implementation_first([wrapper, other, impl])] == [1, 2, 3]
+    long_first = [c(5, "J.java", 1, 50, name="run"), c(6, "J.java", 60, 62, name="run")]
+    assert [x.chunk_id for x in implementation_first(long_first)] == [5, 6]
