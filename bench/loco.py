@@ -1,7 +1,7 @@
 """Leave-one-corpus-out check of tuned ranking constants on the public hand-written set.
 
     python bench/loco.py --grid rank.tiny_vector_penalty=0,0.02,0.04 --grid keyword_weight=0.8,1.0
-                         [--mode hybrid] [--devset] [--short] [--json out.json]
+                         [--mode hybrid] [--devset] [--short] [--terse] [--json out.json]
 
 Every combination of the grid values is scored on every corpus (in-process, like bench/quality.py).
 Then, for each corpus in turn, the combination with the best mean MRR@10 over the *other* corpora is
@@ -10,6 +10,8 @@ the in-sample average (issue 10: within 0.03) and the held-out scores beat the d
 Corpora are weighted equally (the mean of per-corpus MRR@10), so the Python corpora do not decide alone.
 ``--devset`` adds the twenty-two corpora of the dev set (bench/devset.py; fetched by bench/devset/fetch.py): 30 folds.
 ``--short`` adds the dev set's short-answer guard set (``devset.py --queries short``) as one more fold.
+``--terse`` adds the dev set's queries said in 2–4 words (``devset.py --queries terse``), one fold per library
+(``terse-<name>``; its code is also a dev fold's: held out in turn, not together).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def main() -> None:
     ap.add_argument("--devset", action="store_true", help="also hold out each corpus of the dev set")
     ap.add_argument("--short", action="store_true",
                     help="also hold out the dev set's short-answer guard set (devset.py --queries short) as one fold")
+    ap.add_argument("--terse", action="store_true",
+                    help="also hold out the dev set's 2-4-word queries (devset.py --queries terse), one fold a library")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     grid = parse_grid(args.grid)
@@ -58,6 +62,7 @@ def main() -> None:
     key = f"handwritten/{args.mode}"
     dev = {"dev": devset.load_queries(None)} if args.devset else None
     short = {"dev": devset.load_queries(None, "short")} if args.short else None
+    terse = {"dev": devset.load_queries(None, "terse")} if args.terse else None
     combos = [dict(zip([k for k, _ in grid], values)) for values in itertools.product(*[v for _, v in grid])]
     scores: list[tuple[dict, dict[str, float]]] = []
     for combo in combos:
@@ -71,6 +76,10 @@ def main() -> None:
             short_report = run(short, [args.mode], overrides, devset.opener(devset.CACHE))
             per = short_report[f"dev/{args.mode}"]["per_query"]
             scores[-1][1]["short"] = sum(per[q["id"]]["RR"] for q in short["dev"]) / len(short["dev"])
+        if terse is not None:
+            terse_report = run(terse, [args.mode], overrides, devset.opener(devset.CACHE))
+            scores[-1][1].update({f"terse-{c}": m for c, m in
+                                  per_corpus(terse_report, terse["dev"], f"dev/{args.mode}").items()})
         print(f"{combo}: " + " ".join(f"{c} {m:.3f}" for c, m in scores[-1][1].items()), file=sys.stderr)
     corpora = sorted(scores[0][1])
     default = scores[0][1]  # the first value of each grid entry is taken as the default

@@ -49,6 +49,7 @@ LOCO_GRIDS = [
     ["rank.synonym_weight=1.0,0,0.5,1.5"],
     ["rank.import_penalty_factor=0.4,1.0,0.7"],
     ["rank.members_first=true,false"],
+    ["rank.implementation_first=true,false"],
     ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
     ["rank.declaration_factor=0.8,1.0,0.9,0.6"],
     ["rank.module_factor=0.8,1.0,0.6"],
@@ -89,7 +90,7 @@ def main() -> None:
         failed |= section("Name lookup on every corpus", ["bench/name_probe.py", *QUALITY_CORPORA])
     if "loco" not in args.skip:
         for grids in LOCO_GRIDS:
-            grid = [a for g in grids for a in ("--grid", g)] + (["--devset", "--short"] if fetched else [])
+            grid = [a for g in grids for a in ("--grid", g)] + (["--devset", "--short", "--terse"] if fetched else [])
             failed |= section(f"Leave one corpus out: {', '.join(g.split('=')[0] for g in grids)}",
                               ["bench/loco.py", *grid])
     if "labels" not in args.skip:
