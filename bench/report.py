@@ -14,8 +14,8 @@ weigh on the next) and prints their tables under one heading each:
 - names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
-- loco: ``loco.py`` (with the dev set's twenty-two corpora and its short-answer set too, once fetched: 31
-  folds) over the tuned constants,
+- loco: ``loco.py`` (with the dev set's twenty-two corpora, its short-answer set and its terse queries of each
+  library too, once fetched: 53 folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
