@@ -18,7 +18,8 @@ weigh on the next) and prints their tables under one heading each:
   library too, once fetched: 53 folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
-  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first, the
+  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first,
+  implementation-first, the
   declaration, module-code and used-definition factors);
 - labels: ``labels.py`` (how often each result label is an answer, and its floors fitted leave-one-corpus-out;
   with the dev set's sets once fetched);
