@@ -30,3 +30,16 @@ def test_without_the_prose_penalty_documentation_keeps_its_cosine():
 def test_a_one_line_chunk_loses_the_whole_short_penalty():
     scores = dict(penalise_short([(3, 0.70), (2, 0.66)], ROWS, 0.06))
     assert abs(scores[3] - 0.64) < 1e-9 and scores[2] == 0.66
+
+
+def test_doc_line_is_the_doc_the_snippet_does_not_show():
+    from codesift.search import DOC_CHARS, doc_line
+
+    go = "func Throttle(limit int) func(http.Handler) http.Handler {"
+    assert doc_line("Throttle limits the requests\nin flight.\n\nMore detail.", go) == "Throttle limits the requests in flight."
+    py = 'def get(self):\n    """Return the value.\n\n    Long."""'
+    assert doc_line("Return the value.\n\nLong.", py) == ""  # a Python docstring is in the snippet already
+    assert doc_line("", go) == ""
+    long = "First sentence here. " + "word " * 80
+    assert doc_line(long, go) == "First sentence here."
+    assert len(doc_line("x" * 500, go)) == DOC_CHARS and doc_line("x" * 500, go).endswith("…")

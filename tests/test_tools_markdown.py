@@ -281,3 +281,9 @@ def test_grouped_answers_name_the_definitions_nothing_resolves_to():
     both = {**payload, "groups": [*payload["groups"], {"target": "Text.cell_len", "path": "text.py", "line": 225,
                                                         "uses": 1, "callers": 1}]}
     assert "No calls resolve" not in render_callers(both).text
+
+
+def test_a_result_whose_snippet_hides_its_doc_shows_it_on_one_line():
+    text = md.render_search(search([result(language="go", doc="Throttle limits requests in flight.")])).text
+    assert "**Doc:** `Throttle limits requests in flight.`" in text
+    assert "**Doc:**" not in md.render_search(search([result()])).text

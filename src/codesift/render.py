@@ -45,6 +45,8 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
             f"  [bold]{escape(r.title)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
             f"  [green]{r.score:.2f} {r.label}[/]"
         )
+        if r.doc:
+            console.print(f"    [italic]{escape(r.doc)}[/]")
         if r.also_defined:
             console.print(f"    [dim]also defined: {escape('; '.join(r.also_defined))}[/]")
         if explain:

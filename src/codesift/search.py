@@ -58,6 +58,9 @@ class SearchResult:
     # its main symbol, whose code the snippet shows.
     snippet_line: int = 0
     signature: str = ""
+    # The definition's doc in one line, where the snippet does not show it: a comment above the code
+    # (Go, Java, Rust, JavaScript), or a docstring below the snippet's first lines.
+    doc: str = ""
     chunk_id: int = 0
     keyword_rank: int | None = None
     vector_rank: int | None = None
@@ -96,6 +99,21 @@ class SearchResponse:
     embedding_status: str = "ok"  # ok | keyword_only
     coverage: float = 1.0  # share of chunks with a vector
     notes: list[str] = field(default_factory=list)
+
+
+DOC_CHARS = 200
+
+
+def doc_line(docstring: str, snippet: str) -> str:
+    """The doc's first paragraph on one line (its first sentence when longer than ``DOC_CHARS``), or nothing
+    when the snippet already shows it."""
+    first = " ".join((docstring or "").strip().split("\n\n", 1)[0].split())
+    if not first or first[:60] in " ".join(snippet.split()):
+        return ""
+    if len(first) > DOC_CHARS:
+        end = first.find(". ", 0, DOC_CHARS)
+        first = first[: end + 1] if end > 0 else first[: DOC_CHARS - 1].rstrip() + "…"
+    return first
 
 
 def snippet_of(text: str, start_line: int, chunk_start: int) -> tuple[str, int]:
@@ -284,7 +302,8 @@ def run_search(
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,
                 snippet=snippet, snippet_line=snippet_line,
-                signature=row.signature, chunk_id=c.chunk_id, keyword_rank=c.keyword_rank,
+                signature=row.signature, doc=doc_line(row.docstring, snippet), chunk_id=c.chunk_id,
+                keyword_rank=c.keyword_rank,
                 vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm, score_kind, named=c.named),
                 decorators=list(row.decorators), route=row.route or None,
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},

@@ -208,10 +208,11 @@ def search_block(n: int, r: Payload) -> str:
     title = f"### {n}. {r.get('qualified_name') or r.get('name')}{nearby} ({r.get('kind')}){_score(r)}"
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
     also = _field("Also defined", "; ".join(inline(a) for a in r.get("also_defined") or []))
+    doc = _field("Doc", inline(r["doc"])) if r.get("doc") else ""
     # A passage merged with its neighbours starts above the main symbol, whose code the snippet shows.
     first = r.get("snippet_line")
     shown = _field("Snippet from", f"line {first}") if code and first and first != r.get("start_line") else ""
-    return _join([title, *_symbol_lines(r), also, shown, code])
+    return _join([title, *_symbol_lines(r), doc, also, shown, code])
 
 
 def render_search(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
