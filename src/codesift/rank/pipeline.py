@@ -130,6 +130,7 @@ def rank(
         best += settings.path_bonus_weight * rrf_unit
     if settings.recency:
         best += settings.recency_weight * rrf_unit
+
     def is_test(c: Candidate) -> bool:
         return (boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
                 or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators))
