@@ -100,12 +100,19 @@ def implementation_first(cands: list[Candidate]) -> list[Candidate]:
     the query names it: an identifier query picks among a name's definitions itself (``pipeline.rank``'s
     namesakes)."""
     out = list(cands)
-    done: set[tuple[str, str]] = set()  # (path, qualified name): moved once
+    seen: set[tuple[str, str]] = set()
+    overloaded: set[tuple[str, str]] = set()  # (path, qualified name) of two functions or more
+    for c in out:
+        if c.kind in FUNCTION_KINDS:
+            key = (c.path, c.qualified_name)
+            (overloaded if key in seen else seen).add(key)
+    done: set[tuple[str, str]] = set()  # moved once
     i = -1
-    while (i := i + 1) < len(out):
+    while overloaded and (i := i + 1) < len(out):
         c = out[i]
         group = (c.path, c.qualified_name)
-        if c.kind not in FUNCTION_KINDS or c.span > MAX_WRAPPER_SPAN or "name_match" in c.explain or group in done:
+        if (group not in overloaded or group in done or c.kind not in FUNCTION_KINDS or c.span > MAX_WRAPPER_SPAN
+                or "name_match" in c.explain):
             continue
         done.add(group)
         longer = [j for j in range(i + 1, len(out)) if out[j].kind in FUNCTION_KINDS and out[j].path == c.path
