@@ -289,7 +289,10 @@ RUST_MODULES = {
 GO_ROOT_PACKAGE = {  # a module whose root folder is package chi: its callers write chi.URLParam
     "go.mod": "module example.com/chi/v5\n",
     "context.go": ("// Package chi routes.\npackage chi\n\nfunc URLParam(key string) string { return key }\n\n"
-                   "type Context struct{}\n\nfunc (x *Context) URLParam(key string) string { return key }\n"),
+                   "type Context struct{}\n\nfunc (x *Context) URLParam(key string) string { return key }\n\n"
+                   "func RouteContext(key string) *Context { return nil }\n\n"
+                   "func Param(key string) string {\n\tif rctx := RouteContext(key); rctx != nil {\n"
+                   "\t\treturn rctx.URLParam(key)\n\t}\n\treturn \"\"\n}\n"),
     "examples/main.go": ('package main\n\nimport "example.com/chi/v5"\n\n'
                          'func handler() string {\n\treturn chi.URLParam("id")\n}\n'),
 }
@@ -300,7 +303,9 @@ def test_go_package_qualifier_is_the_package_clause_not_the_folder(tmp_path):
         assert [(s["qualified_name"], s["match"]) for s in idx.find_symbol("chi.URLParam")] == [("URLParam", "exact")]
         assert [s["qualified_name"] for s in idx.find_symbol("chi.Context.URLParam")] == ["Context.URLParam"]
         assert all(s["match"] != "exact" for s in idx.find_symbol("other.URLParam"))
-        assert _targets(idx.find_usages("URLParam"))[("examples/main.go", 6)] == "URLParam"
+        targets = _targets(idx.find_usages("URLParam"))
+        assert targets[("examples/main.go", 6)] == "URLParam"
+        assert targets[("context.go", 14)] == "Context.URLParam"  # rctx: what RouteContext returns, not a type
         assert [c["name"] for c in idx.callers("chi.URLParam")["results"]] == ["handler"]
         top = idx.search("chi.URLParam", mode="keyword").results[0]
         assert (top.qualified_name, top.label) == ("URLParam", "HIGH")

@@ -176,7 +176,11 @@ def _local_patterns(var: str) -> list[re.Pattern[str]]:
     ]
 
 
+CONSTRUCTED = 3  # index of the constructor pattern above
 RETURNED = 4  # index of the pattern above whose group is a function name, not a type
+# In Go a capitalised call is a function (``rctx := RouteContext(ctx)``), not a type's constructor: only
+# ``&T{…}``, ``T{…}`` and ``NewT(…)`` make a ``T``.
+_GO_CONSTRUCTOR = re.compile(r"[{]\s*$|(?:^|[^\w])New[A-Z]\w*\s*\($")
 
 
 def labels(targets: list[dict[str, object]]) -> list[str]:
@@ -241,7 +245,7 @@ class Resolver:
     def _returned(self, function: str) -> str:
         return self.returns_of(function) if self.returns_of and function else ""
 
-    def _local_type(self, var: str, path: str, line: int, start: int) -> str:
+    def _local_type(self, var: str, path: str, line: int, start: int, language: str = "") -> str:
         """The type of a local declared at or above ``line`` (down to ``start``), from the live file."""
         if self.lines_of is None:
             return ""
@@ -253,6 +257,8 @@ class Resolver:
                 continue
             for i, pattern in enumerate(patterns):
                 m = pattern.search(text)
+                if m and i == CONSTRUCTED and language == "go" and not _GO_CONSTRUCTOR.search(m.group(0)):
+                    continue  # a function's result: what it is declared to return (RETURNED)
                 if m:
                     return self._returned(m.group(1)) if i == RETURNED else _type_name(m.group(1))
         return ""
@@ -272,7 +278,7 @@ class Resolver:
             if bound:
                 return bound
         functions = [s.start for s in scopes if s.kind not in _TYPE_KINDS]
-        return self._local_type(head, path, line, min(functions, default=max(1, line - MAX_SCAN_LINES)))
+        return self._local_type(head, path, line, min(functions, default=max(1, line - MAX_SCAN_LINES)), language)
 
     @staticmethod
     def _pick(hits: list[dict[str, object]], path: str) -> dict[str, object] | None:
