@@ -150,6 +150,47 @@ def test_markdown_sections():
     assert "pip install project" in chunks[2].text
 
 
+RST = """\
+Intro text.
+
+==========
+ Upgrading
+==========
+
+Upgrading to 3.0
+----------------
+
+Schemas are strict
+++++++++++++++++++
+Text.
+
+    Indented
+    --------
+
+Short
+--
+Upgrading to 2.0
+----------------
+----------
+
+Done.
+"""
+
+
+def test_rst_sections():
+    chunks = extract_chunks(RST, "rst", "docs/upgrading.rst")
+    got = [(c.kind, c.name, c.qualified_name, c.parent, c.start_line, c.language) for c in chunks]
+    assert got == [
+        ("section", "upgrading", "upgrading", None, 1, "rst"),
+        ("section", "Upgrading", "Upgrading", None, 3, "rst"),
+        ("section", "Upgrading to 3.0", "Upgrading > Upgrading to 3.0", "Upgrading", 7, "rst"),
+        ("section", "Schemas are strict", "Upgrading > Upgrading to 3.0 > Schemas are strict",
+         "Upgrading > Upgrading to 3.0", 10, "rst"),  # an indented or too-short underline is no heading
+        ("section", "Upgrading to 2.0", "Upgrading > Upgrading to 2.0", "Upgrading", 19, "rst"),
+    ]
+    assert "Indented" in chunks[3].text and "Done." in chunks[4].text  # a transition is no heading either
+
+
 def test_long_markdown_section_is_split():
     source = "# Big\n" + "\n".join(f"line {i}" for i in range(150)) + "\n"
     chunks = extract_chunks(source, "markdown", "big.md")

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 # 12: JavaScript/TypeScript ``fn.call(this, …)`` / ``fn.apply(…)`` are calls of ``fn`` (ajv's compileSchema had no callers).
 # 13: a Rust impl for a reference with a lifetime (``impl … for &'a mut Deserializer<R>``) is the type's
 #     (``Deserializer.deserialize_any``, was ``'a mut Deserializer.deserialize_any``).
-PARSER_VERSION = "13"
+# 14: reStructuredText files are split into sections at their headings (were 60-line windows).
+PARSER_VERSION = "14"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

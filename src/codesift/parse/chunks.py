@@ -22,6 +22,8 @@ _PUNCTUATION_ONLY = re.compile(r"^[\s()\[\]{};,.:]*(?://.*|/\*.*\*/\s*)?$")
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# reStructuredText's section adornment: one punctuation character repeated, under (and maybe over) the title
+_RST_ADORNMENT = re.compile(r"^([=\-`:'\"~^_*+#<>.])\1{2,}\s*$")
 _CPP_HINT = re.compile(rb"^\s*(?:class|namespace|template)\b|\bstd::|^\s*(?:public|private):", re.M)
 
 
@@ -31,7 +33,7 @@ def extract_chunks(
     """Chunks for one file; never raises.
 
     Grammar languages give one chunk per definition plus ``module`` blocks for the code between
-    them; Markdown gives ``section`` chunks per heading; everything else (and any file whose parse
+    them; Markdown and reStructuredText give ``section`` chunks per heading; everything else (and any file whose parse
     fails or finds nothing in a broken tree) gives overlapping 60-line ``window`` chunks.
     When ``references`` is a list, the references found in the same parse tree are appended to it
     (one parse serves both the symbol and the usage index).
@@ -45,6 +47,8 @@ def extract_chunks(
                 return chunks
         if language == "markdown":
             return markdown_sections(source, path)
+        if language == "rst":
+            return rst_sections(source, path)
     except Exception:  # a parser/grammar bug must cost us symbols, not the file
         pass
     try:
@@ -238,13 +242,42 @@ def markdown_sections(source: str, path: str = "") -> list[Chunk]:
             prev = lines[i - 1]
             if not _FENCE.match(prev) and not prev.lstrip().startswith(("-", "*", ">", "|", "#")):
                 headings.append((i - 1, 1 if match.group(1)[0] == "=" else 2, prev.strip()))
+    return _sections(lines, headings, path, "markdown")
 
+
+def rst_sections(source: str, path: str = "") -> list[Chunk]:
+    """One ``section`` chunk per reStructuredText heading: a title line over an adornment line at least as
+    long (``Upgrading`` / ``=========``), maybe under the same adornment too. Levels follow the order in
+    which the adornment styles first appear, as docutils reads them."""
+    lines = source.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    headings: list[tuple[int, int, str]] = []
+    styles: list[tuple[str, bool]] = []
+    for i in range(1, len(lines)):
+        match = _RST_ADORNMENT.match(lines[i])
+        title = lines[i - 1]
+        if not match or not title.strip() or _RST_ADORNMENT.match(title) or len(lines[i].rstrip()) < len(title.rstrip()):
+            continue
+        over = i >= 2 and lines[i - 2].rstrip() == lines[i].rstrip()
+        if title[0].isspace() and not over:  # indented: a block quote or code, unless inset under an overline
+            continue
+        style = (match.group(1), over)
+        if style not in styles:
+            styles.append(style)
+        headings.append((i - 2 if over else i - 1, styles.index(style) + 1, title.strip()))
+    return _sections(lines, headings, path, "rst")
+
+
+def _sections(lines: list[str], headings: list[tuple[int, int, str]], path: str, language: str) -> list[Chunk]:
+    """The chunks of a prose file split at its ``headings`` (0-based line, level, title): text before the first
+    one is named after the file; each section's qualified name is its headings' path (``Guide > Install``)."""
     stem = _stem(path)
     chunks: list[Chunk] = []
     starts = [h[0] for h in headings]
     if not headings or starts[0] > 0:
         first_end = starts[0] if headings else len(lines)
-        _add_section(chunks, lines, 0, first_end, stem, stem, None)
+        _add_section(chunks, lines, 0, first_end, stem, stem, None, language)
     path_stack: list[tuple[int, str]] = []
     for index, (line_no, level, title) in enumerate(headings):
         end = starts[index + 1] if index + 1 < len(headings) else len(lines)
@@ -253,7 +286,7 @@ def markdown_sections(source: str, path: str = "") -> list[Chunk]:
         parent = " > ".join(t for _, t in path_stack) or None
         path_stack.append((level, title or stem))
         qualified = " > ".join(t for _, t in path_stack)
-        _add_section(chunks, lines, line_no, end, title or stem, qualified, parent)
+        _add_section(chunks, lines, line_no, end, title or stem, qualified, parent, language)
     return chunks
 
 
@@ -265,6 +298,7 @@ def _add_section(
     name: str,
     qualified: str,
     parent: str | None,
+    language: str,
 ) -> None:
     """Append the section ``lines[start:end]`` (0-based, end exclusive), split when long."""
     while end > start and not lines[end - 1].strip():
@@ -282,7 +316,7 @@ def _add_section(
                 start_line=piece_start + 1,
                 end_line=piece_end,
                 text=_cap("\n".join(piece)),
-                language="markdown",
+                language=language,
                 parent=parent,
             )
         )
