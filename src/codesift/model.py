@@ -59,6 +59,19 @@ class Chunk:
     route: str | None = None
 
 
+# The heads of a module path that name no folder: Rust's ``crate::``, ``self::``, ``super::``; JavaScript's
+# relative ``.``/``..`` and aliases ``~``/``@``.
+PATH_HEADS = frozenset({"crate", "self", "super", ".", "..", "~", "@"})
+_MODULE_FILES = frozenset({"__init__", "mod", "index"})  # a folder's own module file
+
+
+def module_parts(path: str) -> list[str]:
+    """The module path a file answers to, lower-cased: ``pkg/fields.py`` → ``[pkg, fields]``, ``src/net/mod.rs``
+    → ``[src, net]`` (a folder's own module file is the folder)."""
+    parts = path.rsplit(".", 1)[0].lower().split("/")
+    return parts[:-1] if len(parts) > 1 and parts[-1] in _MODULE_FILES else parts
+
+
 # Chunk kinds that define nothing: module code between definitions, line windows, document sections.
 NOT_DEFINITIONS = frozenset({"module", "window", "section"})
 

@@ -229,6 +229,7 @@ def run_search(
     # still be embedding the query on another thread).
     named: list[int] = []
     unknown: frozenset[str] = frozenset()  # qualifiers that name no definition: ``z`` of ``z.object``
+    quals: set[str] = set()  # the query identifiers' qualifiers (``chi`` of ``chi.URLParam``)
     if params.rank.name_match:
         idents = identifier_words(query)
         named = store.ids_by_name([*idents, *map(bare_name, idents)], filters)
@@ -279,8 +280,7 @@ def run_search(
     # same way on every call.
     now = float(store.get_meta("last_update", "0") or 0) or None
     # Go names a definition after its file's package (``chi.URLParam``), which no path needs to spell
-    dotted = params.rank.name_match and any("." in i for i in identifier_words(query))
-    packages = store.go_packages({c.path for c in cands if c.language == "go"}) if dotted else {}
+    packages = store.go_packages({c.path for c in cands if c.language == "go"}) if quals else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
                        unknown_qualifiers=unknown, packages=packages)
     results: list[SearchResult] = []

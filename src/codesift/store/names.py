@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from ..model import NOT_DEFINITIONS, dotted as dotted_name
+from ..model import NOT_DEFINITIONS, PATH_HEADS, dotted as dotted_name, module_parts
 
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 NON_SYMBOL_KINDS = NOT_DEFINITIONS
@@ -87,10 +87,6 @@ def go_packages(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
     return out
 
 
-_MODULE_TAILS = frozenset({"__init__", "mod", "index"})  # a folder's own module file
-_PATH_HEADS = frozenset({"crate", "self", "super"})
-
-
 def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotted: str) -> set[int]:
     """The chunk ids of ``rows`` (id, lower-cased qualified name) that ``dotted`` names with their module in
     front: the file (``validate.email`` for validate.py's ``Email``, ``marshmallow.fields.nested``), its
@@ -106,10 +102,8 @@ def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotte
     out = set()
     for cid, lqual in wanted:
         path, _ = info.get(cid, ("", ""))
-        module = [p for p in dotted[: -len(lqual) - 1].split(".") if p not in _PATH_HEADS]
-        parts = path.lower().rsplit(".", 1)[0].split("/")
-        if parts and parts[-1] in _MODULE_TAILS:
-            parts = parts[:-1]
+        module = [p for p in dotted[: -len(lqual) - 1].split(".") if p not in PATH_HEADS]
+        parts = module_parts(path)
         n = len(module)
         if module and (parts[-n:] == module or parts[:-1][-n:] == module
                        or [packages.get(path, "").lower()] == module):

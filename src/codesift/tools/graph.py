@@ -141,7 +141,7 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         out["note"] = f"{len(defs)} definitions are named {symbol_name!r}; the first {MAX_DEFINITIONS} are read"
         defs = defs[:MAX_DEFINITIONS]
     results: list[dict[str, object]] = []
-    memo: dict[str, list[dict[str, object]]] = {}
+    memo: dict[str, tuple[list[dict[str, object]], dict[str, str]]] = {}  # name → its definitions, their Go packages
     bases, returns = _bases_lookup(ws), _returns_lookup(ws)
     root, cache = _reader(ws), {}
     for d in defs:
@@ -150,20 +150,21 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         in_file = ws.store.ref_file_sites(path)
         sites = [s for s in in_file if start <= s[1] <= end and s[2] == "call"]
         imports = {s[0]: s[3] for s in reversed(in_file) if s[2] == "import" and s[3]}  # the first one wins
+        imported = {s[0] for s in in_file if s[2] == "import"}
         scopes = _scopes(ws, [path]).get(path, [])
         label = f"{d['qualified_name']} ({path}:{start})" if len(defs) > 1 else None
         entries: dict[tuple, dict[str, object]] = {}
         resolvers: dict[str, Resolver] = {}
         for called, line, _, qualifier in sites:
             if called not in memo:
-                memo[called] = definitions_named(ws, called, called)
-            targets = memo[called]
+                found = definitions_named(ws, called, called)
+                memo[called] = (found, ws.store.go_packages(str(t["path"]) for t in found))
+            targets, packages = memo[called]
             if called not in resolvers:
                 resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
                                              {path: imports[called]} if called in imports else {}, bases, returns,
-                                             ws.store.go_packages(str(t["path"]) for t in targets))
-            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line),
-                                   {s[0] for s in in_file if s[2] == "import"})
+                                             packages)
+            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line), imported)
             key = (target["path"], target["start_line"]) if target else (called, qualifier)
             entry = entries.get(key)
             if entry is None:

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..model import PATH_HEADS, module_parts
+
 UNRESOLVED = "unresolved"
 SELF_WORDS = frozenset({"self", "this", "Self", "cls", "me"})
 IMPLICIT_THIS = frozenset({"java", "c_sharp", "cpp", "kotlin", "ruby"})
@@ -35,8 +37,6 @@ _WRAPPERS = frozenset({"Box", "Rc", "Arc", "Option", "RefCell", "Cell", "Mutex",
                        "Optional", "ref", "mut", "dyn", "impl", "const", "Ref", "RefMut", "Result", "Promise"})
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "namespace", "module_def"})
 _CONSTRUCTORS = frozenset({"new", "default", "create", "builder", "from", "open", "with_capacity"})
-_MODULE_TAILS = ("/mod", "/__init__", "/index")
-_PATH_HEADS = frozenset({"crate", "self", "super", ".", "..", "~", "@"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +81,8 @@ def _type_name(text: str) -> str:
 
 def _module_keys(path: str) -> tuple[str, ...]:
     """The module paths a file answers to: ``src/net/mod.rs`` → ``src/net`` (and its folder ``src``)."""
-    key = path.rsplit(".", 1)[0].lower()
-    for tail in _MODULE_TAILS:
-        key = key[: -len(tail)] if key.endswith(tail) else key
-    folder = key.rsplit("/", 1)[0] if "/" in key else ""
-    return tuple(k for k in (key, folder) if k)
+    parts = module_parts(path)
+    return tuple(k for k in ("/".join(parts), "/".join(parts[:-1])) if k)
 
 
 def base_names(signature: str) -> list[str]:
@@ -232,7 +229,7 @@ class Resolver:
         return []
 
     def _in_module(self, module: list[str]) -> list[dict[str, object]]:
-        parts = [p for p in module if p not in _PATH_HEADS]
+        parts = [p for p in module if p not in PATH_HEADS]
         while parts and "/" in parts[0]:  # a Go import path ``example.com/app/server``
             parts = [*parts[0].split("/"), *parts[1:]]
         key = tuple(parts)
