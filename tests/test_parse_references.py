@@ -500,6 +500,40 @@ def test_rust() -> None:
     assert {r.line for r in find(found, "hit")} == {10, 12}
 
 
+RUST_MACROS = """\
+quickcheck! {
+    fn prop(it: Vec<u8>) -> bool {
+        let groups = it.group_by(|k| *k);
+        crate::check::all(&groups)
+    }
+}
+fn main() {
+    assert_eq!(a.len(),
+               vec![b.iter().count(), format!("{}", self.name())]);
+    let n = q.len();
+}
+"""
+
+
+def test_rust_macro_arguments_are_read_as_code() -> None:
+    found = refs(RUST_MACROS, "rust")
+    assert [(r.kind, r.qualifier, r.line) for r in find(found, "group_by")] == [("call", "it", 3)]
+    assert [(r.kind, r.qualifier) for r in find(found, "all")] == [("call", "crate::check")]
+    assert find(found, "Vec")[0].kind == "type"
+    assert "prop" not in {r.name for r in found}  # a definition in the macro, not a use
+    assert sorted((r.qualifier, r.line) for r in find(found, "len")) == [("a", 8), ("q", 10)]
+    assert [(r.kind, r.qualifier, r.line) for r in find(found, "count")] == [("call", "b.iter()", 9)]
+    # a macro call inside a macro's arguments is read too, one level deeper
+    assert [(r.kind, r.qualifier) for r in find(found, "name")] == [("call", "self")]
+    assert {r.name for r in found if r.kind == "call"} >= {"quickcheck", "assert_eq", "vec", "format"}
+    assert [r.line for r in found] == sorted(r.line for r in found)
+
+
+def test_rust_macro_text_that_is_not_code_keeps_its_names() -> None:
+    found = refs("fn f() { select! { v = rx.recv() => handle(v), _ = stop => {} } }", "rust")
+    assert {"rx", "recv", "handle", "stop"} <= {r.name for r in found}
+
+
 C_SRC = """\
 #include <stdio.h>
 #include "util/strings.h"

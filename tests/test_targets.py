@@ -85,3 +85,23 @@ def test_return_types_and_locals_assigned_from_calls():
 def test_labels_tell_same_named_definitions_apart():
     same = [_t("helper", "src/a.rs", "function"), _t("helper", "src/b.rs", "function"), _t("X.helper", "x.rs")]
     assert labels(same) == ["helper (src/a.rs)", "helper (src/b.rs)", "X.helper"]
+
+
+def test_rust_method_call_on_a_value_of_unknown_type_is_the_one_method():
+    # a test function shares the trait method's name; ``value.group_by(…)`` cannot call a free function
+    targets = [_t("Itertools.group_by", "src/lib.rs"), _t("group_by", "tests/test_std.rs", "function")]
+    lines = ["fn t(data: &[u8]) {", "    let g = it.group_by(|k| *k);", "    data.iter().group_by(f);",
+             "    it::group_by(x);", "    let h = it  .  group_by(f);", "}"]
+    r = Resolver(targets, lambda p: lines, {})
+    scope = Scope(1, 6, "t", "function", None, "fn t(data: &[u8])")
+    assert r.resolve("tests/a.rs", 2, "it", [scope], "rust") == "Itertools.group_by"
+    assert r.resolve("tests/a.rs", 3, "data.iter()", [scope], "rust") == "Itertools.group_by"
+    assert r.resolve("tests/a.rs", 4, "it", [scope], "rust") == UNRESOLVED  # a path: a module's function
+    assert r.resolve("tests/a.rs", 5, "it", [scope], "rust") == "Itertools.group_by"
+    assert r.resolve("src/a.py", 2, "it", [scope], "python") == UNRESOLVED  # a module's function there
+    # two methods of that name: nothing tells them apart
+    two = Resolver([*targets, _t("Other.group_by", "src/other.rs")], lambda p: lines, {})
+    assert two.resolve("tests/a.rs", 2, "it", [scope], "rust") == UNRESOLVED
+    # without the live source a dot cannot be told from a path
+    blind = Resolver(targets, None, {})
+    assert blind.resolve("tests/a.rs", 2, "it", [scope], "rust") == UNRESOLVED

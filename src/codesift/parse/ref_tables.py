@@ -404,6 +404,7 @@ _RUST = r"""
 (call_expression function: (generic_function) @call.member)
 (macro_invocation macro: (identifier) @call)
 (macro_invocation macro: (scoped_identifier) @call.member)
+(macro_invocation (token_tree) @_macro_args)
 (struct_expression name: (type_identifier) @call)
 (struct_expression name: (scoped_type_identifier name: (type_identifier) @call))
 (tuple_struct_pattern type: (_) @type.scope)

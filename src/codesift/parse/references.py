@@ -43,6 +43,7 @@ from functools import lru_cache
 from tree_sitter import Node, Query, QueryCursor
 
 from codesift.parse import grammars
+from codesift.parse.macro_args import macro_source
 from codesift.parse.ref_tables import FIRST_CHILD, LAST_CHILD, REF_SPECS, RefSpec
 
 __all__ = ["KINDS", "Reference", "extract_references", "references_in_tree"]
@@ -89,7 +90,7 @@ def extract_references(source: str | bytes, language: str) -> list[Reference]:
         return []
 
 
-def references_in_tree(root: Node, src: bytes, language: str) -> list[Reference]:
+def references_in_tree(root: Node, src: bytes, language: str, _depth: int = 0) -> list[Reference]:
     """References under ``root`` of an already parsed tree (``src`` is its source)."""
     spec = REF_SPECS.get(language)
     if spec is None:
@@ -145,6 +146,10 @@ def references_in_tree(root: Node, src: bytes, language: str) -> list[Reference]
             elif child.child_count == 0:  # a name token, not an argument list starting there
                 holders[child.start_byte] = (parent, child)
 
+    macros = caps.get("_macro_args", ())  # Rust macro arguments, read again as code
+    reread = [(n, m) for n in macros if (m := macro_source(n, src, _depth)) is not None]
+    m_starts, m_ends = _merge([(n.start_byte, n.end_byte) for n, _ in reread])
+
     out: list[Reference] = []
     seen: set[tuple[str, int, str]] = set()
     sources = spec.import_sources
@@ -153,6 +158,8 @@ def references_in_tree(root: Node, src: bytes, language: str) -> list[Reference]
         rank, node = best[key]
         if key in skipped and key not in imported:  # an imported name also binds a local one
             continue
+        if m_starts and (i := bisect_right(m_starts, key) - 1) >= 0 and key < m_ends[i]:
+            continue  # inside a macro's arguments: the second reading below has it
         raw = node.text
         if not raw:
             continue
@@ -183,6 +190,12 @@ def references_in_tree(root: Node, src: bytes, language: str) -> list[Reference]
             quoted = _QUOTED.search(qualifier)  # ``'./m'``, ``require("m")``
             qualifier = quoted.group(1) if quoted else qualifier or path_qualifier
         out.append(Reference(name, line, kind, qualifier))
+    if reread:
+        parser = grammars.get_parser(language)
+        for _, (text, shift) in reread if parser is not None else ():
+            out.extend(Reference(r.name, r.line + shift, r.kind, r.qualifier)
+                       for r in references_in_tree(parser.parse(text).root_node, text, language, _depth + 1))
+        out.sort(key=lambda r: r.line)
     return out
 
 

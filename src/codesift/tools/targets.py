@@ -31,6 +31,8 @@ from ..model import PATH_HEADS, module_parts
 UNRESOLVED = "unresolved"
 SELF_WORDS = frozenset({"self", "this", "Self", "cls", "me"})
 IMPLICIT_THIS = frozenset({"java", "c_sharp", "cpp", "kotlin", "ruby"})
+# Where ``value.name(…)`` can only be a method, never a free function of that name (a path says ``::``).
+DOT_CALLS_METHODS = frozenset({"rust"})
 MAX_SCAN_LINES = 300  # lines looked at above a reference for a local declaration
 _SEP = re.compile(r"::|->|\?\.|\.|\\")
 _WRAPPERS = frozenset({"Box", "Rc", "Arc", "Option", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
@@ -207,6 +209,7 @@ class Resolver:
         self.bases_of = bases_of  # type name → the names of its base types (inheritance)
         self.returns_of = returns_of  # function name → the type its definitions say they return
         self.owners = [_last(str(t.get("parent") or "")) for t in targets]
+        self.name = _last(str(targets[0]["qualified_name"])) if targets else ""
         self.type_names = set(self.owners) - {""}
         packages = packages or {}  # path → the package its Go file declares
         self.modules = [_module_keys(str(t["path"])) + tuple(p.lower() for p in [packages.get(str(t["path"]))] if p)
@@ -315,6 +318,8 @@ class Resolver:
             else:  # Cache().save(), or what get_current_context() is declared to return
                 type_name = last if last[:1].isupper() else self._returned(last)
             hits = self._of_type(type_name) if type_name else []
+            if not hits and not type_name and language in DOT_CALLS_METHODS:
+                return self._lone_method()  # iter().group_by(): a method of what the call returns
             return self._pick(hits, path) if hits else None
         if last in self.type_names:
             type_name = last  # Conn::new, Model.save, net::Conn::new
@@ -325,7 +330,24 @@ class Resolver:
         if type_name:
             hits = self._of_type(type_name)
             return self._pick(hits, path) if hits else None  # a known type without it: outside code
-        return self._from_module(parts, path)
+        hit = self._from_module(parts, path)
+        if hit is None and language in DOT_CALLS_METHODS and self._dot_call(path, line, qualifier):
+            hit = self._lone_method()  # it.group_by(): a value of unknown type
+        return hit
+
+    def _lone_method(self) -> dict[str, object] | None:
+        """The one method among the targets, for a method call whose receiver's type is not known."""
+        methods = [t for t in self.targets if t.get("kind") == "method"]
+        return methods[0] if len(methods) == 1 else None
+
+    def _dot_call(self, path: str, line: int, qualifier: str) -> bool:
+        """The live line has ``qualifier.name`` (a method call on a value), not ``qualifier::name`` (a path)."""
+        if self.lines_of is None or not self.name:
+            return False
+        lines = self.lines_of(path)
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        tail = components(qualifier)[-1:] or [""]
+        return re.search(rf"{re.escape(tail[0])}\s*(?:\([^()]*\))?\s*\.\s*{re.escape(self.name)}\b", text) is not None
 
     def _from_module(self, module: list[str], path: str) -> dict[str, object] | None:
         """The definition a module path names: its function over a same-named method (``extra::helper``)."""
