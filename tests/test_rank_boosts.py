@@ -154,3 +154,13 @@ def test_is_doc_block():
     assert not boosts.is_doc_block("/* Package pflag is a drop-in replacement */")  # not a doc block
     assert not boosts.is_doc_block("/** a */\nvar x = 1;")  # code after it
     assert not boosts.is_doc_block("/** a */\n/** b */")  # two comments: module text, not one doc
+
+
+def test_holds_line_compares_the_pasted_line_spacing_aside():
+    text = "func Equal(t TestingT,\n\texpected, actual interface{}) bool {\n\treturn x\n}"
+    assert boosts.holds_line(text, "func Equal(t TestingT, expected, actual interface{}) bool")
+    assert boosts.holds_line(text, "func Equal(t TestingT, expected, actual interface{}) bool {")
+    assert not boosts.holds_line("func Equal(t TestingT, expected, actual interface{}) {",
+                                 "func Equal(t TestingT, expected, actual interface{}) bool")
+    assert boosts.holds_line("def f(self, x):\n    pass", "def f(self, x):")
+    assert not boosts.holds_line("anything", "  ")

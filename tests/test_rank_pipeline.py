@@ -168,11 +168,30 @@ def test_a_pasted_definition_line_lets_the_keyword_side_pick_among_namesakes():
         ]
 
     settings = RankSettings(consolidate=False)
-    out, _ = rank(three(), "public Builder addModifiers(Modifier... modifiers)", settings, rrf_unit=UNIT,
-                  max_fused=2 * UNIT)
+    out, _ = rank(three(), "public Builder addModifiers(Modifier... mods)", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)  # held by neither as written: both keep the bonus
     assert out[0].chunk_id == 1 and out[0].explain["name_match"] == out[1].explain["name_match"]
     out, _ = rank(three(), "addModifiers", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 2  # the bare name: the implementation with the longest body
+
+
+def test_a_pasted_definition_line_held_as_written_beats_namesakes_that_differ():
+    def two():  # testify: assert's Equal returns bool, require's does not; require's ranked first
+        return [
+            Candidate(1, "require/require.go", "Equal", "Equal", "function", "go", 158, 166,
+                      "func Equal(t TestingT, expected, actual interface{}) {\n\tx()\n}", score=2 * UNIT),
+            Candidate(2, "assert/assertions.go", "Equal", "Equal", "function", "go", 336, 355,
+                      "func Equal(t TestingT,\n\texpected, actual interface{}) bool {\n\treturn y()\n}",
+                      score=1.8 * UNIT),
+        ]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(two(), "func Equal(t TestingT, expected, actual interface{}) bool", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)  # spread over two lines in the code: spacing aside
+    assert [c.chunk_id for c in out] == [2, 1] and out[0].named and not out[1].named
+    out, _ = rank(two(), "func Equal(t TestingT, expected, actual interface{}) {", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
 
 
 def test_a_pasted_go_function_line_is_not_the_method_of_that_name():

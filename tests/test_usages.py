@@ -327,6 +327,18 @@ def test_a_module_qualifier_picks_that_files_definition(tmp_path):
         assert ("app.py", 5) in {(u["path"], u["line"]) for u in result["usages"]}
 
 
+def test_a_go_file_is_no_module_but_its_folder_is(tmp_path):
+    # testify: assert/assertions.go has ``func Equal`` and assert/assertion_forward.go ``(a *Assertions) Equal``
+    files = {"assert/assertions.go": "package assert\n\nfunc Equal(a, b int) bool { return a == b }\n",
+             "assert/forward.go": "package assert\n\ntype Assertions struct{}\n\n"
+                                  "func (a *Assertions) Equal(x, y int) bool { return Equal(x, y) }\n"}
+    with _indexed(tmp_path, files) as idx:
+        found = [(s["qualified_name"], s["match"]) for s in idx.find_symbol("Assertions.Equal")]
+        assert found[0] == ("Assertions.Equal", "exact")
+        assert ("Equal", "exact") not in found  # the file assertions.go is not a package ``assertions``
+        assert [s["qualified_name"] for s in idx.find_symbol("assert.Equal") if s["match"] == "exact"] == ["Equal"]
+
+
 def test_rust_use_lists_module_paths_and_self(tmp_path):
     with _indexed(tmp_path, RUST_MODULES) as idx:
         result = idx.find_usages("helper")

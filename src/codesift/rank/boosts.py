@@ -226,6 +226,17 @@ def namesakes(cands: list[Candidate], spelled: frozenset[str] = frozenset(),
     return out
 
 
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def holds_line(text: str, line: str) -> bool:
+    """``text`` holds the pasted definition ``line`` as written, spacing and a trailing ``{``/``:`` aside
+    (``func Equal(…) bool`` is not ``func Equal(…)``, which returns nothing)."""
+    want = _squeezed(line).rstrip("{:;")
+    return bool(want) and want in _squeezed(text)
+
+
 def query_words(query: str) -> list[str]:
     """The query's lower-cased alphanumeric words, as :func:`phrase_name_match` compares them."""
     return re.findall(r"[a-z0-9]+", query.lower())

@@ -152,7 +152,8 @@ def rank(
     # An identifier query: which definition is meant. A pasted definition line says it with its parameters
     # (the keyword side reads them), so all the definitions of its name keep the bonus, but those of a
     # kind the line rules out.
-    if settings.namesake_factor < 1.0 and not sentence and not pasted_definition(query):
+    pasted = pasted_definition(query)
+    if settings.namesake_factor < 1.0 and not sentence and not pasted:
         by_id = {c.chunk_id: c for c in cands}
         spelled = frozenset(i.rsplit(".", 1)[-1] for i in idents)
         exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]
@@ -164,7 +165,17 @@ def rank(
                 # language, kept as a lesser alternative (the factor twice)
                 other_name = impl.name in spelled and o.name != impl.name
                 matches[o.chunk_id] *= settings.namesake_factor ** (2 if other_name else 1)
-    elif settings.namesake_factor < 1.0 and asked and asked[1] and asked[1] != FUNCTION_KINDS:
+    elif settings.namesake_factor < 1.0 and pasted:
+        # The line as pasted, return type and all, is in some definitions' text: the others yield to them
+        # (testify's ``func Equal(…) bool`` in assert/, ``func Equal(…)`` in require/).
+        exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]
+        holding = {c.chunk_id for c in exact if boosts.holds_line(c.text, query)}
+        if holding and len(holding) < len(exact):
+            for c in exact:
+                if c.chunk_id not in holding:
+                    matches[c.chunk_id] *= settings.namesake_factor
+    if (settings.namesake_factor < 1.0 and (sentence or pasted) and asked and asked[1]
+            and asked[1] != FUNCTION_KINDS):
         # Go's receiver or its absence, a ``self`` parameter: ``func Unmarshal(…)`` is not the method
         # ``Tree.Unmarshal``, which yields to it as a namesake does.
         exact = [c for c in cands if matches.get(c.chunk_id) == 1.0]

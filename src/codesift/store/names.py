@@ -101,11 +101,12 @@ def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotte
     packages = go_packages(db, [p for p, language in info.values() if language == "go"])
     out = set()
     for cid, lqual in wanted:
-        path, _ = info.get(cid, ("", ""))
+        path, language = info.get(cid, ("", ""))
         module = [p for p in dotted[: -len(lqual) - 1].split(".") if p not in PATH_HEADS]
         parts = module_parts(path)
         n = len(module)
-        if module and (parts[-n:] == module or parts[:-1][-n:] == module
+        # A Go file is no module of its own: its package is its folder (``assert.Equal``, not ``assertions.Equal``).
+        if module and ((parts[-n:] == module and language != "go") or parts[:-1][-n:] == module
                        or [packages.get(path, "").lower()] == module):
             out.add(cid)
     return out
@@ -151,8 +152,8 @@ def lookup(
     rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
     if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query
         named = {r[0] for r in rows if r[1] == dotted or r[1].endswith("." + dotted)}
-        named |= _module_qualified(db, [r for r in rows if r[0] not in named], dotted)  # `validate.Email`
-        rows = [r for r in rows if r[0] in named]
+        by_module = _module_qualified(db, [r for r in rows if r[0] not in named], dotted)  # `validate.Email`
+        rows = [r for r in rows if r[0] in named] + [r for r in rows if r[0] in by_module]
     add(rows, "exact", limit_exact)
     if exact:
         return out
