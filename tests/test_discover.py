@@ -150,6 +150,23 @@ def test_vendored_dirs_reported_once(plain: Path) -> None:
     }
 
 
+def test_a_published_packages_build_folder_is_its_code(plain: Path) -> None:
+    manifest = '{"name": "p", "main": "build/index.cjs", "exports": {".": [{"import": "./build/lib/index.js"}]}}'
+    write(plain, "pkg/package.json", manifest)
+    write(plain, "pkg/build/index.cjs", "module.exports = 1\n")
+    write(plain, "pkg/build/lib/index.js", "export default 1\n")
+    write(plain, "pkg/dist/old.js", "x\n")  # not where package.json points
+    write(plain, "dev/package.json", '{"main": "dist/index.js"}')
+    write(plain, "dev/src/index.js", "export default 1\n")  # sources beside it: dist only repeats them
+    write(plain, "dev/dist/index.js", "module.exports = 1\n")
+    write(plain, "bad/package.json", "{not json")
+    write(plain, "bad/build/x.js", "x\n")
+    d = discover(plain)
+    assert [p for p in paths(d) if p.endswith(".js") or p.endswith(".cjs")] == [
+        "dev/src/index.js", "pkg/build/index.cjs", "pkg/build/lib/index.js"]
+    assert d.skipped == {"bad/build/": "vendored", "dev/dist/": "vendored", "pkg/dist/": "vendored"}
+
+
 def test_target_only_next_to_cargo_or_pom(plain: Path) -> None:
     write(plain, "rs/Cargo.toml", "[package]\n")
     write(plain, "rs/target/debug/gen.rs")
@@ -373,6 +390,19 @@ def test_git_mode_vendored_lockfile_binary_symlink(tmp_path: Path) -> None:
         "out_link.py": "symlink_outside_root", "web/node_modules/": "vendored",
         "yarn.lock": "lockfile",
     }
+
+
+@needs_git
+def test_git_mode_keeps_a_published_packages_build_folder(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    write(repo, "package.json", '{"main": "./dist/index.js"}')
+    write(repo, "dist/index.js", "module.exports = 1\n")
+    write(repo, "web/build/app.js", "x\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "init")
+    d = discover(repo)
+    assert [p for p in paths(d) if p.endswith(".js")] == ["dist/index.js"]
+    assert d.skipped == {"web/build/": "vendored"}
 
 
 @needs_git

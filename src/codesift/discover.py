@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import json
 import os
 import stat
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +55,13 @@ VENDORED_DIRS = frozenset({
 # Names that are also legitimate Python package names (pypa/build, coverage.py): kept when the
 # directory holds an __init__.py.
 _AMBIGUOUS_DIRS = frozenset({"build", "dist", "coverage"})
+# A published npm package often ships only its built code (yargs-parser: ``"main": "build/index.cjs"``, no
+# sources): a ``dist``/``build`` folder its package.json points into is then its code. Not when the package
+# holds sources beside it, which the folder only repeats.
+_PACKAGE_CODE_DIRS = frozenset({"build", "dist"})
+_PACKAGE_SOURCE_DIRS = ("src", "lib", "source", "sources", "ts")
+_PACKAGE_ENTRY_FIELDS = ("main", "module", "browser", "exports", "bin", "types", "typings")
+_MANIFEST_LIMIT = 1 << 20
 # `target` is only a build tree next to a Cargo/Maven project file.
 _TARGET_MARKERS = ("Cargo.toml", "pom.xml")
 LOCKFILES = frozenset({
@@ -167,7 +175,34 @@ def _is_vendored_dir(name: str, absdir: str, parent_has: Callable[[str], bool]) 
         return False
     if name in _AMBIGUOUS_DIRS and os.path.exists(os.path.join(absdir, "__init__.py")):
         return False
+    if name in _PACKAGE_CODE_DIRS and _holds_package_code(name, absdir, parent_has):
+        return False
     return True
+
+
+def _holds_package_code(name: str, absdir: str, parent_has: Callable[[str], bool]) -> bool:
+    """``absdir`` (``build``/``dist``) is where the package.json beside it says the package's code is, and
+    the package holds no source folder (``src``, ``lib``)."""
+    if not parent_has("package.json") or any(parent_has(d) for d in _PACKAGE_SOURCE_DIRS):
+        return False
+    try:
+        with open(os.path.join(os.path.dirname(absdir), "package.json"), "rb") as fh:
+            manifest = json.loads(fh.read(_MANIFEST_LIMIT))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(manifest, dict):
+        return False
+    stack = [manifest.get(f) for f in _PACKAGE_ENTRY_FIELDS]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if value.removeprefix("./").startswith(name + "/"):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def _name_reason(name: str) -> str | None:
