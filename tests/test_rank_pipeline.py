@@ -315,6 +315,11 @@ def test_where_is_x_used_ranks_the_code_using_x_above_x_itself():
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "where is CosineSimilarity defined", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
     assert out[0].chunk_id == 1 and "x_used_definition" not in out[0].explain
+    # ``who calls X``: X's name is what the question is about, so it earns X no name bonus, nor a HIGH label
+    out, best = rank(pair(), "who calls CosineSimilarity", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and not out[1].named and "name_match" not in out[1].explain
+    _, named_best = rank(pair(), "CosineSimilarity", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert best < named_best  # nor does the maximum results are scored against count a bonus none can earn
 
 
 def test_plain_words_that_spell_no_name_are_normalised_without_the_name_bonus():

@@ -139,6 +139,7 @@ def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     ("Where is parse_args() called?", "parse_args"), ("where is z.object used by the schema", "object"),
     ("where are cookies used in redirects", None), ("where is Session defined", None),
     ("where is the kNotFound sentinel converted", None), ("find where CosineSimilarity is used", None),
+    ("who calls _parse_value", "_parse_value"), ("usages of Session.send", "send"), ("who calls parsing", None),
 ])
 def test_a_question_for_the_code_that_uses_a_name(question, name):
     from codesift.rank.shape import used_name

@@ -143,7 +143,12 @@ def rank(
 
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path, packages.get(c.path, ""))
                or spelled(c) for c in cands} if settings.name_match else {}
-    if settings.name_match and (idents or any(matches.values())):
+    used = used_name(query) if settings.used_definition_factor < 1.0 else None
+    if used is not None and matches:  # ``who calls X``: X is what the question is about, not what it asks for
+        for c in cands:
+            if c.name == used:
+                matches[c.chunk_id] = 0.0
+    if settings.name_match and ((idents and used is None) or any(matches.values())):
         # the most this query's candidates can get; plain words that spell no candidate's name (``strip
         # trailing slash``) cannot get the name bonus, and counting it halved their scores: all WEAK
         best += match_weight * rrf_unit
@@ -219,7 +224,6 @@ def rank(
                 if c.kind in boosts.DECLARATION_KINDS or boosts.is_declaration_file(c.path):
                     c.score *= settings.declaration_factor
                     c.explain["x_declaration"] = settings.declaration_factor
-        used = used_name(query) if settings.used_definition_factor < 1.0 else None
         if used is not None:
             for c in cands:
                 if c.name == used and c.kind not in NOT_DEFINITIONS:

@@ -154,9 +154,10 @@ _USED_WHERE = re.compile(rf"^\s*where\s+(?:is|are)\s+(?P<name>\S+)\s+(?:{_USE_VE
 
 def used_name(query: str) -> str | None:
     """The name whose *uses* a query asks for — ``where is mapFallbackValue checked before …``, ``where is
-    CosineSimilarity used to …`` — or None (``where are cookies used``: a word, not a name)."""
+    CosineSimilarity used to …``, ``who calls parse_args`` — or None (``where are cookies used``: a word, not
+    a name)."""
     m = _USED_WHERE.match(query)
-    name = _asked_name(m.group("name")) if m is not None else None
+    name = _asked_name(m.group("name")) if m is not None else usage_question(query)  # also ``who calls X``
     return name.rsplit(".", 1)[-1] if name else None
 
 
