@@ -33,3 +33,23 @@ def test_javascript_without_a_typescript_twin_is_source() -> None:
 def test_nothing_to_do_without_typescript() -> None:
     assert compiled_copies([]) == set()
     assert compiled_copies(["a.py", "b.go", "c.js"]) == set()
+
+
+def test_a_second_build_of_the_same_files_is_a_copy() -> None:
+    # io-ts ships no sources: CommonJS in lib/, ES modules in es6/, each with its .d.ts
+    names = ["Decoder", "Encoder", "index"]
+    tree = [f"{d}/{n}{ext}" for d in ("lib", "es6") for n in names for ext in (".js", ".d.ts")] + ["package.json"]
+    assert compiled_copies(tree) == {f"lib/{n}{ext}" for n in names for ext in (".js", ".d.ts")}
+    nested = [f"dist/{d}/{n}.js" for d in ("cjs", "esm") for n in "abcd"] + ["dist/cjs/only.js"]
+    assert compiled_copies(nested) == {f"dist/cjs/{n}.js" for n in "abcd"}  # only.js has no twin: kept
+    # a build next to the TypeScript sources: the twin goes, and so does the build of the sources
+    with_sources = ["src/a.ts", "src/b.ts", "src/c.ts", *(f"{d}/{n}.js" for d in ("lib", "esm") for n in "abc")]
+    assert compiled_copies(with_sources) == {f"{d}/{n}.js" for d in ("lib", "esm") for n in "abc"}
+
+
+def test_build_folders_that_share_a_file_or_two_are_both_kept() -> None:
+    assert compiled_copies(["lib/index.js", "lib/a.js", "es/index.js", "es/b.js"]) == set()  # under TWIN_MIN
+    lib = [f"lib/{n}.js" for n in "abcdefgh"]
+    assert compiled_copies([*lib, "es/a.js", "es/b.js", "es/c.js", *(f"es/x{i}.js" for i in range(8))]) == set()
+    assert compiled_copies(["pkg/lib/a.js", "pkg/lib/b.js", "pkg/lib/c.js",
+                            "other/es/a.js", "other/es/b.js", "other/es/c.js"]) == set()  # not siblings

@@ -10,7 +10,7 @@ Two ways to list candidates:
 Both then apply the same filters: ``.codesiftignore`` files (root and nested) plus
 ``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
 vendored/generated trees, lockfiles, minified bundles, generated code, JavaScript compiled from TypeScript
-sources the tree also holds (:mod:`codesift.compiled`), size limit (:func:`size_limit`), binary sniff.
+sources the tree also holds or a second build of it (:mod:`codesift.compiled`), size limit (:func:`size_limit`), binary sniff.
 ``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
 ``include`` patterns (:mod:`codesift.include`) do that: a file they match is kept although git ignores
 it, it lies in a vendored folder or its name marks it generated; ``.codesiftignore`` still wins.
@@ -542,7 +542,7 @@ def discover(
     else:
         _discover_walk(col, _ancestor_chain(root_s) if in_repo else (), extra, index_dir_name)
     copies = compiled_copies(f.path for f in col.files)
-    if copies:  # TypeScript's compiler output, when its sources are here too (an include pattern keeps one)
+    if copies:  # compiler output of sources here too, or a second build (an include pattern keeps one)
         copies = {p for p in copies if not col.include.matches(p)}
         col.files = [f for f in col.files if f.path not in copies]
         col.included = [p for p in col.included if p not in copies]

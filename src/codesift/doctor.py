@@ -40,7 +40,8 @@ RULES: dict[str, str] = {
     "vendored": "vendored or build folder (node_modules, vendor, dist, build, .venv, target, ...)",
     "generated": "generated code or translation catalogs (_pb2.py, .pb.go, .generated., .po)",
     "minified": "minified bundle or source map (.min.js, .bundle.js, .map)",
-    "compiled": "JavaScript or .d.ts compiled from a TypeScript source the tree also holds",
+    "compiled": "JavaScript or .d.ts compiled from a TypeScript source the tree also holds, or the CommonJS twin "
+                "of an ES-module build (lib/ beside es6/)",
     "lockfile": "dependency lockfile",
     "binary": "binary (by extension, or a NUL byte in the first 8 KiB)",
     "too_large": f"over max_file_size (source in a parsed language: over {SOURCE_SIZE_FACTOR} × max_file_size)",
