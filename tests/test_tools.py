@@ -127,6 +127,9 @@ def test_find_similar_and_drill_down(index):
     hit = index.search("rebuild_auth").results[0]
     similar = index.find_similar(hit.chunk_id, limit=3)
     assert similar and all(s["id"] != hit.chunk_id and s["score_kind"] == "similar" for s in similar)
+    # neither a part of it nor what holds it (its class): other code
+    assert len(similar) == 3 and not any(s["path"] == hit.path and s["start_line"] <= hit.end_line
+                                         and hit.start_line <= s["end_line"] for s in index.find_similar(hit.chunk_id))
     spread = index.drill_down(hit.chunk_id, limit=5)
     paths = [s["path"] for s in spread]
     assert len(paths) == len(set(paths)) and hit.path not in paths

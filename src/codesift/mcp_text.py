@@ -54,8 +54,9 @@ DESCRIPTIONS: dict[str, str] = {
                         "get_file_outline gave you. Paths are relative to the indexed root; paths outside it are "
                         "refused. Long files are cut at max_chars: continue with start_line.",
     "find_similar": "Find code semantically similar to one result (by embedding): other implementations of the "
-                    "same idea, near-duplicates, related helpers. Use it instead of repeating search_code with "
-                    "other words once you have one good hit; pass the ID of a search_code or find_symbol result.",
+                    "same idea, near-duplicates, related helpers (never a part of the result itself nor the class "
+                    "holding it). Use it instead of repeating search_code with other words once you have one "
+                    "good hit; pass the ID of a search_code or find_symbol result.",
     "drill_down": "Map a concern across the tree from one result: like find_similar but at most one result per "
                   "file and never the result's own file, so you see every place that deals with the same thing. "
                   "Use it instead of several searches when a fix may be needed in more than one file; pass a "

@@ -92,7 +92,7 @@ def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bo
     vec = vectors.vector_of(result_id)
     if vec is None:
         raise LookupError(f"no embedded chunk with id {result_id}: use an id from search_code results")
-    hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 1) + 1)
+    hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 2) + 1)
     source = ws.store.chunks_by_id([result_id]).get(result_id)
     rows = ws.store.chunks_by_id(cid for cid, _ in hits)
     out, files = [], {source.path} if (spread and source) else set()
@@ -100,6 +100,9 @@ def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bo
         row = rows.get(cid)
         if row is None or cid == result_id:
             continue
+        if source is not None and row.path == source.path and row.start_line <= source.end_line \
+                and source.start_line <= row.end_line:
+            continue  # a part of the chunk (its nested helper) or what holds it (its class): not other code
         if spread:
             if row.path in files:
                 continue
