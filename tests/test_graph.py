@@ -169,6 +169,44 @@ def test_a_call_through_an_imported_package_is_not_the_index_method_of_that_name
         assert calls == [("http", "outside the index"), ("c", "resolved")]
 
 
+def test_reading_a_property_calls_it(tmp_path):
+    files = {"resp.py": """
+        import functools
+
+
+        class Response:
+            def __init__(self):
+                self.raw = b""
+
+            @property
+            def content(self):
+                return self.raw
+
+            @content.setter
+            def content(self, value):
+                self.raw = value
+
+            @functools.cached_property
+            def text(self):
+                return self.content.decode()
+
+
+        def show(r: Response):
+            print(r.text, r.raw)
+        """,
+             "size.ts": "class Box {\n  get size(): number { return 1; }\n}\nfunction area(b: Box) { return b.size; }\n"}
+    with Index(write_repo(tmp_path / "py", files)) as idx:
+        idx.update(embed=False)
+        assert names(idx.callers("Response.content")) == [("resp.py", "Response.text")]
+        assert names(idx.callers("text")) == [("resp.py", "show")]
+        assert names(idx.callers("size")) == [("size.ts", "area")]
+        assert idx.callers("raw")["results"] == []  # a field: read, never called
+        callees = {(r["name"], r["definition"]["qualified_name"] if r["definition"] else None)
+                   for r in idx.callees("show")["results"]}
+        assert ("text", "Response.text") in callees and not any(n == "raw" for n, _ in callees)
+        assert {r["name"] for r in idx.callees("Response.text")["results"]} >= {"content"}
+
+
 def test_callees_of_several_definitions_say_which_body(go):
     result = go.callees("Start")
     by_caller = {(r["caller"], r["name"]) for r in result["results"]}

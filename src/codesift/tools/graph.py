@@ -15,6 +15,7 @@ Every item has ``path``, ``line`` (the call or use) and ``name`` (the other end)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -60,11 +61,24 @@ def _definition(path: str, scope: Scope | None) -> dict[str, object] | None:
             "kind": scope.kind}
 
 
-def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None, keep: Callable[[dict], bool],
+_GETTER_DECORATOR = re.compile(r"@(?:[\w.]+\.)?(?:property|cached_property)\s*(?:\(\s*\))?")
+
+
+def is_getter(d: dict[str, object]) -> bool:
+    """A definition that is read as an attribute and runs as a call: a Python ``@property`` or
+    ``@cached_property``, a JavaScript/TypeScript ``get`` accessor."""
+    decorators = d.get("decorators") or ()
+    return (any(_GETTER_DECORATOR.fullmatch(str(x).strip()) for x in decorators)  # type: ignore[union-attr]
+            or re.match(r"(?:static\s+)?get\s+[\w$#]", str(d.get("signature") or "")) is not None)
+
+
+def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None,
+           keep: Callable[[dict, Callable[[dict], tuple[object, object]]], bool],
            at: tuple[str, int] | None = None) -> tuple[dict[str, object], list[dict[str, object]]]:
     """find_usages' answer for ``symbol_name`` and its uses that ``keep`` keeps, one entry per enclosing
-    definition (per target when grouped), in find_usages' order. With ``at`` (path, line of one
-    definition), only the uses resolving to that one (or to none) are kept."""
+    definition (per target when grouped), in find_usages' order. ``keep`` gets each use and a function
+    giving the (path, line) of the definition it resolves to (``(None, None)`` when not grouped). With ``at``
+    (path, line of one definition), only the uses resolving to that one (or to none) are kept."""
     _, name = _split(symbol_name)
     prefix = service_prefixes(ws, service)
     if not ws.store.is_referenced(name, prefix):  # find_usages would answer with semantic guesses
@@ -72,7 +86,9 @@ def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None, k
         note = "" if defs else f"no definition named {symbol_name!r} and no reference to it in the index"
         return {"source": "static" if defs else "none", "definitions": defs, "usages": [], "note": note}, []
     found = find_usages(ws, symbol_name, limit=ALL, service=service, with_context=False)
-    uses = [u for u in found["usages"] if keep(u)] if found["source"] == "static" else []
+    where = {g["target"]: (g.get("path"), g.get("line")) for g in found.get("groups") or ()}  # type: ignore[union-attr]
+    target_of = lambda u: where.get(u.get("target"), (None, None))  # noqa: E731
+    uses = [u for u in found["usages"] if keep(u, target_of)] if found["source"] == "static" else []
     if at is not None and found.get("groups"):
         own = {g["target"] for g in found["groups"] if (g.get("path"), g.get("line")) == at}
         uses = [u for u in uses if u.get("target") in own or u.get("target") == UNRESOLVED]
@@ -107,8 +123,19 @@ def _base(found: dict[str, object], symbol_name: str) -> dict[str, object]:
 
 def callers(ws: "Workspace", symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
     """The definitions that call ``symbol_name`` (a name or ``Type.name``), one entry per caller."""
-    symbol_name, _ = _split(symbol_name)
-    found, entries = _users(ws, symbol_name, service, lambda u: u["kind"] == "call")
+    symbol_name, name = _split(symbol_name)
+    # Reading a property runs it: ``r.content`` calls ``Response.content``.
+    getters = {(str(d["path"]), d["start_line"]) for d in definitions_named(ws, symbol_name, name) if is_getter(d)}
+
+    def keep(u: dict, target_of: Callable[[dict], tuple[object, object]]) -> bool:
+        if u["kind"] == "call":
+            return True
+        if u["kind"] != "attribute" or not getters:
+            return False
+        path, line = target_of(u)
+        return (str(path), line) in getters if path is not None else u.get("target") is None
+
+    found, entries = _users(ws, symbol_name, service, keep)
     for e in entries:
         e["calls"] = e.pop("uses")
     out = _base(found, symbol_name)
@@ -148,23 +175,27 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         path = str(d["path"])
         start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
         in_file = ws.store.ref_file_sites(path)
-        sites = [s for s in in_file if start <= s[1] <= end and s[2] == "call"]
+        sites = [s for s in in_file if start <= s[1] <= end and s[2] in ("call", "attribute")]
         imports = {s[0]: s[3] for s in reversed(in_file) if s[2] == "import" and s[3]}  # the first one wins
         imported = {s[0] for s in in_file if s[2] == "import"}
         scopes = _scopes(ws, [path]).get(path, [])
         label = f"{d['qualified_name']} ({path}:{start})" if len(defs) > 1 else None
         entries: dict[tuple, dict[str, object]] = {}
         resolvers: dict[str, Resolver] = {}
-        for called, line, _, qualifier in sites:
+        for called, line, kind, qualifier in sites:
             if called not in memo:
                 found = definitions_named(ws, called, called)
                 memo[called] = (found, ws.store.go_packages(str(t["path"]) for t in found))
             targets, packages = memo[called]
+            if kind == "attribute" and not any(is_getter(t) for t in targets):
+                continue  # a field read, not a call: only reading a property runs code
             if called not in resolvers:
                 resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
                                              {path: imports[called]} if called in imports else {}, bases, returns,
                                              packages)
             target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line), imported)
+            if kind == "attribute" and (target is None or not is_getter(target)):
+                continue
             key = (target["path"], target["start_line"]) if target else (called, qualifier)
             entry = entries.get(key)
             if entry is None:
@@ -215,7 +246,7 @@ def impact(ws: "Workspace", symbol_name: str, *, depth: int = 2, service: str | 
     symbol_name, _ = _split(symbol_name)
     if not 1 <= depth <= 10:
         raise ValueError("depth must be between 1 and 10")
-    keep = lambda u: u["kind"] != "import"  # noqa: E731
+    keep = lambda u, _: u["kind"] != "import"  # noqa: E731
     found, first = _users(ws, symbol_name, service, keep)
     out = _base(found, symbol_name)
     seen: dict[tuple[str, str, int], dict[str, object]] = {}
