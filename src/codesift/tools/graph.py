@@ -44,10 +44,11 @@ def _split(symbol_name: str) -> tuple[str, str]:
     return symbol_name, name
 
 
-def definitions_named(ws: "Workspace", query: str, name: str) -> list[dict[str, object]]:
+def definitions_named(ws: "Workspace", query: str, name: str, *, declarations: bool = True) -> list[dict[str, object]]:
     """The definitions ``query`` names, spelt exactly ``name`` (not a Rust ``impl`` block), as find_usages
-    takes them."""
-    return [t for t in find_symbol(ws, query, exact=True) if t["name"] == name and t["kind"] != "impl"]
+    takes them; ``declarations``: top-level constants and variables too, when no definition has the name."""
+    return [t for t in find_symbol(ws, query, exact=True, declarations=declarations)
+            if t["name"] == name and t["kind"] != "impl"]
 
 
 def _scopes(ws: "Workspace", paths: Iterable[str]) -> dict[str, list[Scope]]:
@@ -184,7 +185,7 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         resolvers: dict[str, Resolver] = {}
         for called, line, kind, qualifier in sites:
             if called not in memo:
-                found = definitions_named(ws, called, called)
+                found = definitions_named(ws, called, called, declarations=False)  # one grep a callee: too slow
                 memo[called] = (found, ws.store.go_packages(str(t["path"]) for t in found))
             targets, packages = memo[called]
             if kind == "attribute" and not any(is_getter(t) for t in targets):

@@ -29,8 +29,10 @@ def _symbol_dict(row: ChunkRecord, **extra: object) -> dict[str, object]:
 
 
 def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
-                service: str | list[str] | None = None) -> list[dict[str, object]]:
-    """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50)."""
+                service: str | list[str] | None = None, declarations: bool = True) -> list[dict[str, object]]:
+    """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50). When no
+    definition has the name exactly (and no ``kind`` is asked), ``declarations`` adds the top-level constants
+    and variables of that name (:mod:`codesift.tools.assigned`)."""
     from ..filters import normalise_kinds, under
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
@@ -49,6 +51,10 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     # (``session`` the function, ``Session`` the class), the order otherwise kept.
     typed = dotted(name).rsplit(".", 1)[-1]
     out.sort(key=lambda s: 0 if s["match"] == "exact" and s["name"] == typed else 1 if s["match"] == "exact" else 2)
+    if declarations and not kinds and not any(s["match"] == "exact" for s in out):  # a constant, then?
+        from .assigned import assigned
+
+        out[:0] = assigned(ws, name, service)
     return out
 
 

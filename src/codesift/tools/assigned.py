@@ -1,0 +1,75 @@
+"""Names bound by a declaration or an assignment at a file's top level: constants and variables.
+
+The symbol index holds functions, classes and types, so ``DEFAULT_TIMEOUT = 30``, ``var ErrNotFound =
+errors.New(…)``, ``export const union = …``, ``pub const MAX_LEN: usize`` or ``#define BUF_SIZE`` had no
+definition: find_symbol answered "no definition" and find_usages that its uses "refer to code outside" the
+index. When no definition has a name exactly, find_symbol asks grep's trigram index for the files holding it
+and reads the lines that declare it in their language's syntax (:data:`_FORMS`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..languages import language_for
+from .grep import grep
+
+if TYPE_CHECKING:
+    from .base import Workspace
+
+__all__ = ["MAX_DECLARATIONS", "MIN_NAME", "assigned"]
+
+MAX_DECLARATIONS = 20  # as many as find_symbol's exact matches
+MIN_NAME = 3
+_SCAN_LIMIT = 500  # grep hits read looking for them (each a line matching one of the forms)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_TOP_LEVEL = frozenset({None, "module", "section", "window"})  # the chunk a grep hit sits in, at a file's top
+_HOLDERS = frozenset({"class", "interface", "enum", "struct", "trait", "impl", "object", "module_def"})
+
+# Per language, how a top-level declaration of NAME starts its line (NAME stands for the escaped name).
+_FORMS: dict[str, tuple[str, ...]] = {
+    "python": (r"^NAME\s*(?::[^=\n]*)?=(?!=)",),
+    "javascript": (r"^(?:export\s+)?(?:const|let|var)\s+NAME\b",),
+    "typescript": (r"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+NAME\b",),
+    "tsx": (r"^(?:export\s+)?(?:const|let|var)\s+NAME\b",),
+    "go": (r"^(?:var|const)\s+NAME\b", r"^\s+NAME\b(?:\s*,\s*\w+)*(?:\s+[\w.*\[\]]+)?\s*=(?!=)"),
+    "rust": (r"^\s*(?:pub(?:\s*\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?NAME\s*:",),
+    "java": (r"^\s*(?:(?:public|protected|private)\s+)?static\s+final\s+[\w<>\[\],.? ]+?\s+NAME\s*=",),
+    "kotlin": (r"^(?:(?:public|internal|private)\s+)?(?:const\s+)?val\s+NAME\b",),
+    "c": (r"^\s*#\s*define\s+NAME\b",),
+    "cpp": (r"^\s*#\s*define\s+NAME\b", r"^\s*(?:inline\s+)?(?:constexpr|const)\s+[\w:<>]+\s+NAME\s*[={]"),
+}
+_CONSTANT_WORDS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?(?:pub\S*\s+)?(?:const|static|#\s*define)\b|\bfinal\b")
+
+
+def _kind(text: str, name: str) -> str:
+    return "constant" if _CONSTANT_WORDS.search(text) or (name.isupper() and len(name) > 1) else "variable"
+
+
+def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None) -> list[dict[str, object]]:
+    """The top-level declarations of the bare identifier ``name``, as find_symbol dicts (``kind``
+    ``constant`` or ``variable``, ``match`` ``exact``, the declaring line as the signature, no ``id``)."""
+    if len(name) < MIN_NAME or not _IDENTIFIER.fullmatch(name):
+        return []  # a shorter name has no trigram for grep's index to find its files by: every file is read
+    escaped = re.escape(name)
+    forms = {lang: [re.compile(f.replace("NAME", escaped)) for f in fs] for lang, fs in _FORMS.items()}
+    pattern = "|".join(dict.fromkeys(f.replace("NAME", escaped) for fs in _FORMS.values() for f in fs))
+    found = grep(ws, pattern, regex=True, service=service, limit=_SCAN_LIMIT)
+    out: list[dict[str, object]] = []
+    for hit in found["results"]:
+        path, text = str(hit["path"]), str(hit["text"])
+        language = language_for(path) or ""
+        enclosing, kind = hit.get("enclosing"), hit.get("enclosing_kind")
+        if kind not in _TOP_LEVEL and kind not in _HOLDERS:
+            continue  # inside a function: a local, not the name's definition
+        if not any(f.search(text) for f in forms.get(language, ())):
+            continue
+        parent = str(enclosing) if kind in _HOLDERS and enclosing else None  # Java's static final field
+        out.append({"id": None, "path": path, "start_line": hit["line"], "end_line": hit["line"], "name": name,
+                    "qualified_name": f"{parent}.{name}" if parent else name, "kind": _kind(text, name),
+                    "language": language, "signature": text.strip()[:200], "parent": parent, "decorators": [],
+                    "route": None, "docstring": "", "match": "exact"})
+        if len(out) >= MAX_DECLARATIONS:
+            break
+    return out

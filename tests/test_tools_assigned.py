@@ -1,0 +1,91 @@
+"""Top-level constants and variables found by name (``codesift.tools.assigned``), through find_symbol."""
+
+import pytest
+
+from codesift import Index
+from conftest import write_repo
+
+FILES = {
+    "settings.py": """
+        DEFAULT_TIMEOUT = 30
+        retries: int = 3
+        session_factory = make_factory(retries=3)
+
+
+        def timeout():
+            local_value = DEFAULT_TIMEOUT
+            return local_value
+
+
+        class Config:
+            LIMIT = 5
+        """,
+    "errors.go": """
+        package store
+
+        import "errors"
+
+        var ErrNotFound = errors.New("not found")
+
+        const MaxDepth = 10
+
+        var (
+        \tDefaultStore = &Store{}
+        \terrClosed    = errors.New("closed")
+        )
+
+        type Store struct{}
+
+        func (s *Store) Get() error {
+        \tinFunction := 1
+        \t_ = inFunction
+        \treturn ErrNotFound
+        }
+        """,
+    "limits.rs": "pub const MAX_LEN: usize = 10;\nstatic GLOBAL_COUNT: u8 = 0;\n",
+    "schema.ts": "export const union = K.union(M);\nexport const DEFAULT_OPTIONS = { strict: true };\n",
+    "Limits.java": "public class Limits {\n    public static final int MAX_ITEMS = 100;\n}\n",
+    "buf.h": "#define BUF_SIZE 4096\n",
+}
+
+
+@pytest.fixture(scope="module")
+def idx(tmp_path_factory):
+    with Index(write_repo(tmp_path_factory.mktemp("assigned") / "repo", FILES)) as index:
+        index.update(embed=False)
+        yield index
+
+
+@pytest.mark.parametrize("name, path, line, kind", [
+    ("DEFAULT_TIMEOUT", "settings.py", 1, "constant"), ("retries", "settings.py", 2, "variable"),
+    ("session_factory", "settings.py", 3, "variable"), ("ErrNotFound", "errors.go", 5, "variable"),
+    ("MaxDepth", "errors.go", 7, "constant"), ("DefaultStore", "errors.go", 10, "variable"),
+    ("errClosed", "errors.go", 11, "variable"), ("MAX_LEN", "limits.rs", 1, "constant"),
+    ("GLOBAL_COUNT", "limits.rs", 2, "constant"), ("union", "schema.ts", 1, "constant"),
+    ("DEFAULT_OPTIONS", "schema.ts", 2, "constant"), ("MAX_ITEMS", "Limits.java", 2, "constant"),
+    ("BUF_SIZE", "buf.h", 1, "constant"),
+])
+def test_a_top_level_declaration_is_found_by_name(idx, name, path, line, kind):
+    found = idx.find_symbol(name)
+    assert [(s["path"], s["start_line"], s["kind"], s["match"]) for s in found[:1]] == [(path, line, kind, "exact")]
+    assert name in str(found[0]["signature"])
+
+
+def test_locals_fields_and_defined_names_are_not_declarations(idx):
+    assert idx.find_symbol("local_value") == []  # a function's local
+    assert idx.find_symbol("inFunction") == []
+    assert all(s["kind"] != "constant" for s in idx.find_symbol("LIMIT"))  # a Python class attribute
+    assert [s["kind"] for s in idx.find_symbol("timeout", exact=True)] == ["function"]  # a definition: as before
+    assert idx.find_symbol("DEFAULT_TIMEOUT", kind="function") == []
+    java = idx.find_symbol("MAX_ITEMS")[0]
+    assert (java["qualified_name"], java["parent"]) == ("Limits.MAX_ITEMS", "Limits")
+
+
+def test_usages_name_where_a_constant_is_set(idx):
+    result = idx.find_usages("DEFAULT_TIMEOUT")
+    assert [(d["path"], d["start_line"], d["kind"]) for d in result["definitions"]] == [
+        ("settings.py", 1, "constant")]
+    assert [(u["path"], u["line"]) for u in result["usages"]] == [("settings.py", 7)]
+    assert "outside" not in str(result.get("note", ""))
+    assert [r["name"] for r in idx.callers("ErrNotFound")["results"]] == []  # read, not called
+    assert any(r["name"] == "Store.Get" for r in idx.impact("ErrNotFound")["results"])
