@@ -37,7 +37,9 @@ DESCRIPTIONS: dict[str, str] = {
                    "full. Filters: service, path, language, kind. Long answers are cut at max_chars and name the "
                    "offset of the next page.",
     "find_symbol": "Find definitions by name: exact (qualified) matches first, then prefix, camel-hump ('RCJ' → "
-                   "RequestsCookieJar) and substring matches. Use it instead of grepping for 'def name' or 'class "
+                   "RequestsCookieJar) and substring matches; a top-level constant or variable (DEFAULT_TIMEOUT = 30, "
+                   "var ErrNotFound = …) when no function, class or type has the name. Use it instead of grepping "
+                   "for 'def name' or 'class "
                    "Name' when you know (part of) a name; use search_code for behaviour described in words. "
                    "Returns location, kind, signature, decorators, the docstring's first paragraph and an ID, no "
                    "bodies: read one with get_code_context(file_path, symbol_name), its uses with find_usages.",
