@@ -18,10 +18,11 @@ from .grep import grep
 if TYPE_CHECKING:
     from .base import Workspace
 
-__all__ = ["MAX_DECLARATIONS", "MIN_NAME", "assigned"]
+__all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned"]
 
 MAX_DECLARATIONS = 20  # as many as find_symbol's exact matches
 MIN_NAME = 3
+MAX_FILES = 200  # files the trigram index says may hold the name, read at most
 _SCAN_LIMIT = 500  # grep hits read looking for them (each a line matching one of the forms)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TOP_LEVEL = frozenset({None, "module", "section", "window"})  # the chunk a grep hit sits in, at a file's top
@@ -54,7 +55,12 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
         return []  # a shorter name has no trigram for grep's index to find its files by: every file is read
     escaped = re.escape(name)
     forms = {lang: [re.compile(f.replace("NAME", escaped)) for f in fs] for lang, fs in _FORMS.items()}
-    pattern = "|".join(dict.fromkeys(f.replace("NAME", escaped) for fs in _FORMS.values() for f in fs))
+    # Plain groups, no look-ahead: grep then runs the regex only on the lines holding the name (its prefilter).
+    pattern = "|".join(dict.fromkeys(f.replace("NAME", escaped).replace("(?:", "(").replace("(?!=)", "([^=]|$)")
+                                     for fs in _FORMS.values() for f in fs))
+    holding = len(ws.store.grep_candidates([[name]], ws.filters(None, None, None, service)))
+    if not holding or holding > MAX_FILES:  # nowhere, or trigrams everywhere: reading every file costs too much
+        return []
     found = grep(ws, pattern, regex=True, service=service, limit=_SCAN_LIMIT)
     out: list[dict[str, object]] = []
     for hit in found["results"]:
