@@ -348,3 +348,18 @@ def test_plain_words_spelling_a_test_class_ask_for_the_code_not_the_test():
     assert out[0].chunk_id == 1
     out, _ = rank(pool(), "NestedSchema", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
     assert out[0].chunk_id == 1 and out[0].named  # typed as code: that very class
+
+
+def test_the_chunk_setting_a_declared_name_is_named_by_the_query():
+    def two():
+        return [Candidate(1, "store.go", "Get", "Store.Get", "method", "go", 20, 25,
+                          "func (s *Store) Get() error {\n\treturn ErrNotFound\n}", score=2 * UNIT),
+                Candidate(2, "errors.go", "errors:3", "errors:3", "module", "go", 3, 6,
+                          'import "errors"\n\nvar ErrNotFound = errors.New("not found")', score=1.5 * UNIT)]
+
+    settings = RankSettings(consolidate=False)
+    out, _ = rank(two(), "ErrNotFound", settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1
+    out, _ = rank(two(), "ErrNotFound", settings, rrf_unit=UNIT, max_fused=2 * UNIT,
+                  declared=frozenset({("errors.go", 5)}))
+    assert out[0].chunk_id == 2 and out[0].named

@@ -89,3 +89,11 @@ def test_usages_name_where_a_constant_is_set(idx):
     assert "outside" not in str(result.get("note", ""))
     assert [r["name"] for r in idx.callers("ErrNotFound")["results"]] == []  # read, not called
     assert any(r["name"] == "Store.Get" for r in idx.impact("ErrNotFound")["results"])
+
+
+def test_search_for_a_constants_name_puts_where_it_is_set_first(idx):
+    for name, path, line in (("ErrNotFound", "errors.go", 5), ("DEFAULT_TIMEOUT", "settings.py", 1)):
+        top = idx.search(name, mode="keyword").results[0]
+        assert (top.path, top.start_line <= line <= top.end_line, top.label) == (path, True, "HIGH"), name
+    # a name some definition has: found as a definition, the fallback not asked
+    assert idx.search("timeout", mode="keyword").results[0].qualified_name == "timeout"

@@ -34,6 +34,7 @@ from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .synonyms import synonyms
 from .services import Sources, check_path_in_services, services_to_update
+from .tools.assigned import declared_by_query
 from .tools.base import Workspace, weak_call
 from .tools.symbols import query_notes
 from .api_dense import DenseSide
@@ -289,6 +290,8 @@ class Index(DenseSide):
             threshold=self.config.threshold if threshold is None else threshold,
         )
         params.typing = typing
+        if mode != "semantic" and self.config.rank.name_match:
+            params.declared = declared_by_query(self.workspace, query)
         params.expansion, expansion_notes = self._expander.expand(query, mode)
         if self.config.rank.abbreviation_weight > 0 and mode != "semantic":
             params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))

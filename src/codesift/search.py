@@ -165,6 +165,7 @@ class SearchParams:
     threshold: float = 0.0
     expansion: tuple[tuple[str, float], ...] = ()  # (text, weight) added to the keyword query (codesift.expand)
     typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
+    declared: frozenset[tuple[str, int]] = frozenset()  # (path, line) setting the constant the query names
 
 
 POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
@@ -282,7 +283,7 @@ def run_search(
     # Go names a definition after its file's package (``chi.URLParam``), which no path needs to spell
     packages = store.go_packages({c.path for c in cands if c.language == "go"}) if quals else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
-                       unknown_qualifiers=unknown, packages=packages)
+                       unknown_qualifiers=unknown, packages=packages, declared=params.declared)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:

@@ -109,12 +109,15 @@ def rank(
     now: float | None = None,
     unknown_qualifiers: frozenset[str] = frozenset(),
     packages: dict[str, str] | None = None,
+    declared: frozenset[tuple[str, int]] = frozenset(),
 ) -> tuple[list[Candidate], float]:
     """Re-score and re-order fused candidates; returns them with the theoretical maximum score.
 
     ``rrf_unit`` is 1/(k+1), one rank-1 RRF term; ``max_fused`` the best fused score possible;
     ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index;
-    ``packages`` the package each candidate's Go file declares (path → name), for Go's ``pkg.Func``.
+    ``packages`` the package each candidate's Go file declares (path → name), for Go's ``pkg.Func``;
+    ``declared`` the (path, line) where the constant or variable an identifier query names is set, when no
+    definition has its name: the chunk holding that line is named by the query.
     """
     now = time.time() if now is None else now
     packages = packages or {}
@@ -141,8 +144,11 @@ def rank(
         match = boosts.phrase_name_match(words, c.name)
         return match if match and (wants_tests or not is_test(c)) else 0.0
 
+    def sets_declared(c: Candidate) -> float:
+        return 1.0 if any(p == c.path and c.start_line <= line <= c.end_line for p, line in declared) else 0.0
+
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path, packages.get(c.path, ""))
-               or spelled(c) for c in cands} if settings.name_match else {}
+               or spelled(c) or (declared and sets_declared(c)) for c in cands} if settings.name_match else {}
     used = used_name(query) if settings.used_definition_factor < 1.0 else None
     if used is not None and matches:  # ``who calls X``: X is what the question is about, not what it asks for
         for c in cands:

@@ -18,7 +18,7 @@ from .grep import grep
 if TYPE_CHECKING:
     from .base import Workspace
 
-__all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned"]
+__all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned", "declared_by_query"]
 
 MAX_DECLARATIONS = 20  # as many as find_symbol's exact matches
 MIN_NAME = 3
@@ -79,3 +79,18 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
         if len(out) >= MAX_DECLARATIONS:
             break
     return out
+
+
+def declared_by_query(ws: "Workspace", query: str) -> frozenset[tuple[str, int]]:
+    """(path, line) of the top-level declarations of the one identifier ``query`` is (``ErrNotFound``), when no
+    definition has that name; else none. Search gives the chunks holding them the name match a definition
+    would get."""
+    from ..rank.shape import QueryShape, bare_name, classify, identifier_words
+
+    idents = identifier_words(query)
+    if len(idents) != 1 or classify(query) != QueryShape.IDENTIFIER:
+        return frozenset()
+    name = bare_name(idents[0])
+    if len(name) < MIN_NAME or ws.store.ids_by_name([name]):
+        return frozenset()
+    return frozenset((str(d["path"]), int(d["start_line"])) for d in assigned(ws, name))  # type: ignore[call-overload]
