@@ -105,3 +105,14 @@ def test_rust_method_call_on_a_value_of_unknown_type_is_the_one_method():
     # without the live source a dot cannot be told from a path
     blind = Resolver(targets, None, {})
     assert blind.resolve("tests/a.rs", 2, "it", [scope], "rust") == UNRESOLVED
+
+
+def test_go_multiple_assignment_takes_the_first_result_type():
+    targets = [_t("Client.Start", "cli/client.go"), _t("Server.Start", "srv/server.go")]
+    lines = ["func run() {", "\tc, _ := cli.Dial()", "\tc.Start()", "\ts, err := srv.NewServer()", "\ts.Start()",
+             "\tcall(x, key=make())", "\tx.Start()", "}"]
+    r = Resolver(targets, lambda p: lines, {}, returns_of={"Dial": "Client", "make": "Server"}.get)
+    run = Scope(1, 8, "run", "function", None, "func run()")
+    assert r.resolve("app/main.go", 3, "c", [run], "go") == "Client.Start"  # Dial returns (*Client, error)
+    assert r.resolve("app/main.go", 5, "s", [run], "go") == "Server.Start"  # NewServer makes a Server
+    assert r.resolve("app/main.go", 7, "x", [run], "go") == UNRESOLVED  # key=make() is an argument, not x's value

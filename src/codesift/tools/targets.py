@@ -159,6 +159,10 @@ def return_type(signature: str, language: str, parent: str | None = None) -> str
     return "" if name in _NOT_TYPES else name
 
 
+# ``=`` or ``:=``, or Go's ``, err :=`` binding more names after it (not ``, key=`` in a call's arguments)
+_ASSIGN = r"(?:\s*(?::=|=)|(?:\s*,\s*\w+)+\s*:=)"
+
+
 @lru_cache(maxsize=1024)
 def _local_patterns(var: str) -> list[re.Pattern[str]]:
     v = re.escape(var)
@@ -167,11 +171,12 @@ def _local_patterns(var: str) -> list[re.Pattern[str]]:
         re.compile(rf"(?<![\w:.]){v}\s*:(?!:)\s*&?\s*(?:mut\s+)?([\w.:]+)"),
         re.compile(rf"\bvar\s+{v}\s+\*?([\w.]+)"),
         re.compile(rf"\b([A-Z][\w.]*)(?:<[^<>]*>)?\s+{v}\s*="),
-        # constructors: ``c := &Client{}``, ``c = Cache()``, ``new Conn(``, ``Conn::new(``, ``NewServer(``
-        re.compile(rf"\b{v}\s*(?::=|=)\s*(?:new\s+|&\s*(?:mut\s+)?)?(?:[\w.]+(?:\.|::))*(?:New)?([A-Z]\w*)"
+        # constructors: ``c := &Client{}``, ``c = Cache()``, ``new Conn(``, ``Conn::new(``, ``NewServer(``, and
+        # Go's ``c, err := NewClient()`` (the first of several results: the first type the function returns)
+        re.compile(rf"\b{v}{_ASSIGN}\s*(?:new\s+|&\s*(?:mut\s+)?)?(?:[\w.]+(?:\.|::))*(?:New)?([A-Z]\w*)"
                    rf"(?:::<[^<>]*>)?\s*(?:::\w+\s*)?[({{]"),
-        # any other call: its declared return type (``ctx = get_current_context()``), see RETURNED
-        re.compile(rf"\b{v}\s*(?::=|=)\s*(?:await\s+|try\s+)?(?:[\w.]+(?:\.|::))*(\w+)\s*\("),
+        # any other call: its declared return type (``ctx = get_current_context()``, ``c, _ := cli.Dial()``)
+        re.compile(rf"\b{v}{_ASSIGN}\s*(?:await\s+|try\s+)?(?:[\w.]+(?:\.|::))*(\w+)\s*\("),
     ]
 
 
