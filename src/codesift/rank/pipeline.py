@@ -148,7 +148,7 @@ def rank(
         return 1.0 if any(p == c.path and c.start_line <= line <= c.end_line for p, line in declared) else 0.0
 
     matches = {c.chunk_id: boosts.name_match(idents, c.name, c.qualified_name, c.path, packages.get(c.path, ""))
-               or spelled(c) or (declared and sets_declared(c)) for c in cands} if settings.name_match else {}
+               or spelled(c) or (sets_declared(c) if declared else 0.0) for c in cands} if settings.name_match else {}
     used = used_name(query) if settings.used_definition_factor < 1.0 else None
     if used is not None and matches:  # ``who calls X``: X is what the question is about, not what it asks for
         for c in cands:
