@@ -71,10 +71,11 @@ def test_a_top_level_declaration_is_found_by_name(idx, name, path, line, kind):
     assert name in str(found[0]["signature"])
 
 
-def test_locals_fields_and_defined_names_are_not_declarations(idx):
+def test_locals_and_defined_names_are_not_declarations(idx):
     assert idx.find_symbol("local_value") == []  # a function's local
     assert idx.find_symbol("inFunction") == []
-    assert all(s["kind"] != "constant" for s in idx.find_symbol("LIMIT"))  # a Python class attribute
+    limit = idx.find_symbol("LIMIT")[0]  # a Python class attribute
+    assert (limit["qualified_name"], limit["kind"], limit["start_line"]) == ("Config.LIMIT", "constant", 12)
     assert [s["kind"] for s in idx.find_symbol("timeout", exact=True)] == ["function"]  # a definition: as before
     assert idx.find_symbol("DEFAULT_TIMEOUT", kind="function") == []
     java = idx.find_symbol("MAX_ITEMS")[0]

@@ -27,10 +27,11 @@ _SCAN_LIMIT = 500  # grep hits read looking for them (each a line matching one o
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _TOP_LEVEL = frozenset({None, "module", "section", "window"})  # the chunk a grep hit sits in, at a file's top
 _HOLDERS = frozenset({"class", "interface", "enum", "struct", "trait", "impl", "object", "module_def"})
+_INDENTED_IN_HOLDER = frozenset({"python"})  # where an indented assignment declares only inside a class
 
 # Per language, how a top-level declaration of NAME starts its line (NAME stands for the escaped name).
 _FORMS: dict[str, tuple[str, ...]] = {
-    "python": (r"^NAME\s*(?::[^=\n]*)?=(?!=)",),
+    "python": (r"^\s*NAME\s*(?::[^=\n]*)?=(?!=)",),  # indented: a class attribute (see _INDENTED_IN_HOLDER)
     "javascript": (r"^(?:export\s+)?(?:const|let|var)\s+NAME\b",),
     "typescript": (r"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+NAME\b",),
     "tsx": (r"^(?:export\s+)?(?:const|let|var)\s+NAME\b",),
@@ -71,6 +72,8 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
             continue  # inside a function: a local, not the name's definition
         if not any(f.search(text) for f in forms.get(language, ())):
             continue
+        if language in _INDENTED_IN_HOLDER and text[:1].isspace() and kind not in _HOLDERS:
+            continue  # an indented assignment outside a class: a block's, not a definition
         parent = str(enclosing) if kind in _HOLDERS and enclosing else None  # Java's static final field
         out.append({"id": None, "path": path, "start_line": hit["line"], "end_line": hit["line"], "name": name,
                     "qualified_name": f"{parent}.{name}" if parent else name, "kind": _kind(text, name),
