@@ -19,6 +19,12 @@ FILES = {
 
         class Config:
             LIMIT = 5
+
+
+        ROUTES = {
+            "home": "/",
+            "about": ["/about", "/info"],
+        }
         """,
     "errors.go": """
         package store
@@ -98,3 +104,17 @@ def test_search_for_a_constants_name_puts_where_it_is_set_first(idx):
         assert (top.path, top.start_line <= line <= top.end_line, top.label) == (path, True, "HIGH"), name
     # a name some definition has: found as a definition, the fallback not asked
     assert idx.search("timeout", mode="keyword").results[0].qualified_name == "timeout"
+
+
+def test_get_code_context_reads_a_declaration_by_name(idx):
+    from codesift.tools.context import ContextError
+
+    ctx = idx.get_code_context("settings.py", "ROUTES")
+    assert (ctx["start_line"], ctx["end_line"], ctx["symbol"]["kind"]) == (15, 18, "constant")
+    assert ctx["code"].startswith("ROUTES = {") and ctx["code"].endswith("}")
+    assert idx.get_code_context("settings.py", "Config.LIMIT")["code"].strip() == "LIMIT = 5"
+    assert idx.get_code_context("errors.go", "errClosed")["symbol"]["start_line"] == 11
+    with pytest.raises(ContextError, match="no symbol 'local_value'"):
+        idx.get_code_context("settings.py", "local_value")  # a function's local
+    with pytest.raises(ContextError):
+        idx.get_code_context("settings.py", "Other.LIMIT")

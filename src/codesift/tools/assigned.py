@@ -18,7 +18,7 @@ from .grep import grep
 if TYPE_CHECKING:
     from .base import Workspace
 
-__all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned", "declared_by_query"]
+__all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned", "declaration_in", "declared_by_query"]
 
 MAX_DECLARATIONS = 20  # as many as find_symbol's exact matches
 MIN_NAME = 3
@@ -97,3 +97,42 @@ def declared_by_query(ws: "Workspace", query: str) -> frozenset[tuple[str, int]]
     if len(name) < MIN_NAME or ws.store.ids_by_name([name]):
         return frozenset()
     return frozenset((str(d["path"]), int(d["start_line"])) for d in assigned(ws, name))  # type: ignore[call-overload]
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+_MAX_SPAN = 200  # lines a declaration's value is followed through (a long literal table)
+
+
+def _span_end(lines: list[str], start: int) -> int:
+    """The last line (1-based) of the statement starting on line ``start``: where its brackets close."""
+    depth = 0
+    for n in range(start, min(len(lines), start + _MAX_SPAN) + 1):
+        line = lines[n - 1]
+        depth += sum(line.count(c) for c in _OPEN) - sum(line.count(c) for c in _CLOSE)
+        if depth <= 0 and not line.rstrip().endswith(("\\", ",", "=", "+", "(", "[", "{")):
+            return n
+    return start
+
+
+def declaration_in(text: str, language: str, name: str,
+                   definitions: list[tuple[int, int, str, str]]) -> dict[str, object] | None:
+    """Where one file's ``text`` declares ``name`` at its top level or in a class (``definitions``: the file's
+    (start, end, kind, qualified name), to tell a class body from a function's), as a ``symbol`` of
+    get_code_context (``start_line``/``end_line`` covering the value), or None."""
+    if not _IDENTIFIER.fullmatch(name):
+        return None
+    forms = [re.compile(f.replace("NAME", re.escape(name))) for f in _FORMS.get(language, ())]
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
+        if name not in line or not any(f.search(line) for f in forms):
+            continue
+        around = [d for d in definitions if d[0] <= n <= d[1]]
+        inner = min(around, key=lambda d: d[1] - d[0]) if around else None
+        if inner is not None and inner[2] not in _HOLDERS:
+            continue  # a function's local
+        if language in _INDENTED_IN_HOLDER and line[:1].isspace() and inner is None:
+            continue
+        parent = inner[3] if inner is not None else None
+        return {"name": name, "qualified_name": f"{parent}.{name}" if parent else name, "kind": _kind(line, name),
+                "start_line": n, "end_line": _span_end(lines, n), "signature": line.strip()[:200]}
+    return None

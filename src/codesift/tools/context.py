@@ -129,13 +129,21 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
         want = dotted(symbol_name)
         matches = [c for c in chunks if c.qualified_name == want] or [c for c in chunks if c.name == want] or [
             c for c in chunks if c.qualified_name.endswith("." + want)]
-        if not matches:
-            raise no_symbol(symbol_name, rel, [c.qualified_name for c in chunks])
-        sym = matches[0]
-        deco = len(sym.text.splitlines()) - (sym.end_line - sym.start_line + 1)
-        start = max(1, sym.start_line - max(0, deco) - context_lines)
-        end = min(len(lines), sym.end_line + context_lines)
-        symbol = symbol_info(sym)
+        if matches:
+            sym = matches[0]
+            deco = len(sym.text.splitlines()) - (sym.end_line - sym.start_line + 1)
+            start = max(1, sym.start_line - max(0, deco) - context_lines)
+            end = min(len(lines), sym.end_line + context_lines)
+            symbol = symbol_info(sym)
+        else:  # a constant or variable (``DEFAULT_TIMEOUT = 30``), as find_symbol finds one
+            from .assigned import declaration_in
+
+            spans = [(c.start_line, c.end_line, c.kind, c.qualified_name) for c in chunks]
+            symbol = declaration_in(text, language, want.rsplit(".", 1)[-1], spans)
+            if symbol is None or (want != symbol["name"] and want != symbol["qualified_name"]):
+                raise no_symbol(symbol_name, rel, [c.qualified_name for c in chunks])
+            start = max(1, int(symbol["start_line"]) - context_lines)  # type: ignore[call-overload]
+            end = min(len(lines), int(symbol["end_line"]) + context_lines)  # type: ignore[call-overload]
     start, end, truncated = answer_window(start, end, start_line)
     return {
         "path": rel, "ref": ref, **({"source": source} if source else {}), "language": language_for(rel) or "text",
