@@ -18,6 +18,18 @@ def test_dedupe_content_keeps_first_copy():
     assert [x.chunk_id for x in out] == [1, 3]
 
 
+def test_dedupe_content_sees_a_bundles_copy_of_a_module_function():
+    module = ("export function tokenizeArgString(argString) {\n    // split on spaces unless quoted\n"
+              "    const args = [];\n    /* the previous char */\n    let prev = null;\n    return args;\n}")
+    bundle = "function tokenizeArgString(argString) {\n    const args = [];\n    let prev = null;\n    return args;\n}"
+    out = dedupe_content([c(1, "build/lib/t.js", 7, 13, module), c(2, "build/index.cjs", 51, 55, bundle)])
+    assert [x.chunk_id for x in out] == [1]
+    # one license header over different code: two chunks, not copies
+    header = "# Copyright (c) the authors\n# Licensed under the MIT licence, see LICENSE for the terms of use\n" * 2
+    out = dedupe_content([c(3, "a.py", 1, 9, header + "import os\n"), c(4, "b.py", 1, 9, header + "import re\n")])
+    assert [x.chunk_id for x in out] == [3, 4]
+
+
 def test_best_of_each_file_first():
     out = best_of_each_file_first([c(1, "a", 1, 2), c(2, "a", 5, 6), c(3, "b", 1, 1)])
     assert [x.chunk_id for x in out] == [1, 3, 2]

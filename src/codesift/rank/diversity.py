@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .candidate import Candidate
 
 MAX_MERGED_SPAN = 200  # a merged passage longer than this stops being a useful pointer
@@ -19,12 +21,25 @@ MAX_ENCLOSING_SPAN = 400
 MAX_POINTER_NESTED = 3
 
 
+_COMMENTS = re.compile(r"/\*.*?\*/|^\s*(?://|#(?![!\[]))[^\n]*", re.S | re.M)
+_EXPORT = re.compile(r"^\s*export\s+(?:default\s+)?")
+
+
+def content_key(text: str, size: int = 200) -> str:
+    """What two copies of one definition share: its first ``size`` characters of code, comments, an
+    ``export`` in front and spacing aside (a bundle's ``function f`` repeats the module's ``export function f``
+    without its comments)."""
+    code = _EXPORT.sub("", _COMMENTS.sub("", text[: size * 4]))
+    return " ".join(code.split())[:size]
+
+
 def dedupe_content(cands: list[Candidate]) -> list[Candidate]:
-    """Drop later candidates whose first 200 characters repeat an earlier one (copies, vendored twins)."""
+    """Drop later candidates whose code (:func:`content_key`) repeats an earlier one's (copies, vendored twins,
+    a bundle of the modules beside it)."""
     seen: set[str] = set()
     out = []
     for c in cands:
-        key = " ".join(c.text[:200].split())
+        key = content_key(c.text)
         if key and key in seen:
             continue
         seen.add(key)
