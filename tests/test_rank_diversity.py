@@ -22,8 +22,11 @@ def test_dedupe_content_sees_a_bundles_copy_of_a_module_function():
     module = ("export function tokenizeArgString(argString) {\n    // split on spaces unless quoted\n"
               "    const args = [];\n    /* the previous char */\n    let prev = null;\n    return args;\n}")
     bundle = "function tokenizeArgString(argString) {\n    const args = [];\n    let prev = null;\n    return args;\n}"
-    out = dedupe_content([c(1, "build/lib/t.js", 7, 13, module), c(2, "build/index.cjs", 51, 55, bundle)])
+    name = "tokenizeArgString"
+    out = dedupe_content([c(1, "build/lib/t.js", 7, 13, module, name), c(2, "build/index.cjs", 51, 55, bundle, name)])
     assert [x.chunk_id for x in out] == [1]
+    # two definitions of other names whose code differs only in comments are not copies of one
+    assert len(dedupe_content([c(5, "a.js", 1, 7, module), c(6, "b.js", 1, 5, bundle)])) == 2
     # one license header over different code: two chunks, not copies
     header = "# Copyright (c) the authors\n# Licensed under the MIT licence, see LICENSE for the terms of use\n" * 2
     out = dedupe_content([c(3, "a.py", 1, 9, header + "import os\n"), c(4, "b.py", 1, 9, header + "import re\n")])

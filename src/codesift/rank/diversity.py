@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
+from ..model import NOT_DEFINITIONS
 from .candidate import Candidate
 
 MAX_MERGED_SPAN = 200  # a merged passage longer than this stops being a useful pointer
@@ -21,27 +23,63 @@ MAX_ENCLOSING_SPAN = 400
 MAX_POINTER_NESTED = 3
 
 
-_COMMENTS = re.compile(r"/\*.*?\*/|^\s*(?://|#(?![!\[]))[^\n]*", re.S | re.M)
-_EXPORT = re.compile(r"^\s*export\s+(?:default\s+)?")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_LEADING_LINES = 40  # comment lines looked through before a chunk's code starts (a license header)
 
 
-def content_key(text: str, size: int = 200) -> str:
-    """What two copies of one definition share: its first ``size`` characters of code, comments, an
-    ``export`` in front and spacing aside (a bundle's ``function f`` repeats the module's ``export function f``
-    without its comments)."""
-    code = _EXPORT.sub("", _COMMENTS.sub("", text[: size * 4]))
-    return " ".join(code.split())[:size]
+def _is_comment(line: str) -> bool:
+    return line.startswith(("//", "/*", "*", "*/")) or (line.startswith("#") and not line.startswith(("#!", "#[")))
+
+
+def _code_start(text: str) -> str:
+    """``text`` from its first line of code: leading blank and comment lines and an ``export`` dropped."""
+    first = text.lstrip()[:2]
+    if first and first[0] not in "/#*e":  # the usual case: code from the first line
+        return text
+    pos = 0
+    for _ in range(_LEADING_LINES):
+        end = text.find("\n", pos)
+        line = text[pos:] if end < 0 else text[pos:end]
+        if line.strip() and not _is_comment(line.lstrip()):
+            break
+        if end < 0:
+            return ""
+        pos = end + 1
+    rest = text[pos:].lstrip()
+    if rest[:1] == "e" and rest.startswith("export "):
+        rest = rest[7:].lstrip()
+        rest = rest[8:].lstrip() if rest.startswith("default ") else rest
+    return rest
+
+
+def content_key(text: str, size: int = 200, *, comments: bool = False) -> str:
+    """What two copies of one chunk share: its first ``size`` characters of code from its first line of code
+    (a license header, an ``export`` in front and spacing aside); with ``comments``, the comments inside
+    dropped too (a bundle's ``function f`` repeats a module's ``export function f`` without them)."""
+    head = _code_start(text[: size * 8])
+    if comments:
+        head = head[: size * 3]
+        head = _BLOCK_COMMENT.sub("", head) if "/*" in head else head
+        head = "\n".join(line for line in head.split("\n") if not _is_comment(line.lstrip()))
+    return " ".join(head[:size].split())
 
 
 def dedupe_content(cands: list[Candidate]) -> list[Candidate]:
-    """Drop later candidates whose code (:func:`content_key`) repeats an earlier one's (copies, vendored twins,
-    a bundle of the modules beside it)."""
+    """Drop later candidates whose code (:func:`content_key`) repeats an earlier one's (copies, vendored twins);
+    among definitions of one name, their code without comments too (a bundle of the modules beside it)."""
+    names = Counter(c.name for c in cands if c.kind not in NOT_DEFINITIONS)
     seen: set[str] = set()
+    seen_named: set[tuple[str, str]] = set()
     out = []
     for c in cands:
         key = content_key(c.text)
         if key and key in seen:
             continue
+        if names[c.name] > 1 and c.kind not in NOT_DEFINITIONS:
+            named = (c.name, content_key(c.text, comments=True))
+            if named in seen_named:
+                continue
+            seen_named.add(named)
         seen.add(key)
         out.append(c)
     return out
