@@ -102,6 +102,7 @@ def test_search_for_a_constants_name_puts_where_it_is_set_first(idx):
     for name, path, line in (("ErrNotFound", "errors.go", 5), ("DEFAULT_TIMEOUT", "settings.py", 1)):
         top = idx.search(name, mode="keyword").results[0]
         assert (top.path, top.start_line <= line <= top.end_line, top.label) == (path, True, "HIGH"), name
+        assert (top.name, top.snippet_line) == (name, line) and name in top.snippet.splitlines()[0]
     # a name some definition has: found as a definition, the fallback not asked
     assert idx.search("timeout", mode="keyword").results[0].qualified_name == "timeout"
 

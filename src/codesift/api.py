@@ -291,7 +291,7 @@ class Index(DenseSide):
         )
         params.typing = typing
         if mode != "semantic" and self.config.rank.name_match:
-            params.declared = declared_by_query(self.workspace, query)
+            params.declared_name, params.declared = declared_by_query(self.workspace, query)
         params.expansion, expansion_notes = self._expander.expand(query, mode)
         if self.config.rank.abbreviation_weight > 0 and mode != "semantic":
             params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 import numpy as np
 
+from .model import NOT_DEFINITIONS
 from .fusion import ranked, rrf
 from .rank import Candidate, RankSettings, rank
 from .rank.boosts import is_prose
@@ -166,6 +167,7 @@ class SearchParams:
     expansion: tuple[tuple[str, float], ...] = ()  # (text, weight) added to the keyword query (codesift.expand)
     typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
     declared: frozenset[tuple[str, int]] = frozenset()  # (path, line) setting the constant the query names
+    declared_name: str = ""  # that constant's name
 
 
 POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
@@ -295,11 +297,17 @@ def run_search(
         if norm < params.threshold:
             break
         row = rows[c.chunk_id]
-        snippet, snippet_line = snippet_of(row.text, row.start_line, row.text_start)
+        name, qualified, shown_from = c.name, c.qualified_name, row.start_line
+        if c.named and params.declared_name and c.kind in NOT_DEFINITIONS:  # the chunk setting that constant
+            lines = [line for p, line in params.declared if p == c.path and c.start_line <= line <= c.end_line]
+            if lines:
+                name = qualified = params.declared_name
+                shown_from = min(lines)
+        snippet, snippet_line = snippet_of(row.text, shown_from, row.text_start)
         results.append(
             SearchResult(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
-                name=c.name, qualified_name=c.qualified_name, nearby=list(c.merged_names),
+                name=name, qualified_name=qualified, nearby=list(c.merged_names),
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,
                 snippet=snippet, snippet_line=snippet_line,

@@ -84,19 +84,20 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
     return out
 
 
-def declared_by_query(ws: "Workspace", query: str) -> frozenset[tuple[str, int]]:
-    """(path, line) of the top-level declarations of the one identifier ``query`` is (``ErrNotFound``), when no
-    definition has that name; else none. Search gives the chunks holding them the name match a definition
-    would get."""
+def declared_by_query(ws: "Workspace", query: str) -> tuple[str, frozenset[tuple[str, int]]]:
+    """The one identifier ``query`` is (``ErrNotFound``) and the (path, line) of its top-level declarations,
+    when no definition has that name; else ``("", frozenset())``. Search gives the chunks holding them the
+    name match a definition would get, and shows them under that name."""
     from ..rank.shape import QueryShape, bare_name, classify, identifier_words
 
     idents = identifier_words(query)
     if len(idents) != 1 or classify(query) != QueryShape.IDENTIFIER:
-        return frozenset()
+        return "", frozenset()
     name = bare_name(idents[0])
     if len(name) < MIN_NAME or ws.store.ids_by_name([name]):
-        return frozenset()
-    return frozenset((str(d["path"]), int(d["start_line"])) for d in assigned(ws, name))  # type: ignore[call-overload]
+        return "", frozenset()
+    found = frozenset((str(d["path"]), int(d["start_line"])) for d in assigned(ws, name))  # type: ignore[call-overload]
+    return (name if found else ""), found
 
 
 _OPEN, _CLOSE = "([{", ")]}"
