@@ -10,6 +10,7 @@ and reads the lines that declare it in their language's syntax (:data:`_FORMS`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..languages import language_for
@@ -49,31 +50,43 @@ def _kind(text: str, name: str) -> str:
     return "constant" if _CONSTANT_WORDS.search(text) or (name.isupper() and len(name) > 1) else "variable"
 
 
+@lru_cache(maxsize=256)
+def _forms_of(name: str) -> tuple[dict[str, list[re.Pattern[str]]], str]:
+    """Per language, the compiled declaration forms of ``name``; and all of them as one pattern for grep, in
+    plain groups without look-ahead, so that grep runs it only on the lines holding the name (its prefilter)."""
+    escaped = re.escape(name)
+    forms = {lang: [re.compile(f.replace("NAME", escaped)) for f in fs] for lang, fs in _FORMS.items()}
+    pattern = "|".join(dict.fromkeys(f.replace("NAME", escaped).replace("(?:", "(").replace("(?!=)", "([^=]|$)")
+                                     for fs in _FORMS.values() for f in fs))
+    return forms, pattern
+
+
+def _declares(name: str, language: str, line: str, enclosing_kind: object) -> bool:
+    """``line`` declares ``name`` in ``language``'s syntax, at a file's top level or in the body of a type
+    (``enclosing_kind``: the kind of the innermost definition around it, None or a module chunk's at the top)."""
+    if enclosing_kind not in _TOP_LEVEL and enclosing_kind not in _HOLDERS:
+        return False  # inside a function: a local, not the name's definition
+    if language in _INDENTED_IN_HOLDER and line[:1].isspace() and enclosing_kind not in _HOLDERS:
+        return False  # an indented assignment outside a class: a block's, not a definition
+    return any(f.search(line) for f in _forms_of(name)[0].get(language, ()))
+
+
 def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None) -> list[dict[str, object]]:
     """The top-level declarations of the bare identifier ``name``, as find_symbol dicts (``kind``
     ``constant`` or ``variable``, ``match`` ``exact``, the declaring line as the signature, no ``id``)."""
     if len(name) < MIN_NAME or not _IDENTIFIER.fullmatch(name):
         return []  # a shorter name has no trigram for grep's index to find its files by: every file is read
-    escaped = re.escape(name)
-    forms = {lang: [re.compile(f.replace("NAME", escaped)) for f in fs] for lang, fs in _FORMS.items()}
-    # Plain groups, no look-ahead: grep then runs the regex only on the lines holding the name (its prefilter).
-    pattern = "|".join(dict.fromkeys(f.replace("NAME", escaped).replace("(?:", "(").replace("(?!=)", "([^=]|$)")
-                                     for fs in _FORMS.values() for f in fs))
     holding = len(ws.store.grep_candidates([[name]], ws.filters(None, None, None, service)))
     if not holding or holding > MAX_FILES:  # nowhere, or trigrams everywhere: reading every file costs too much
         return []
-    found = grep(ws, pattern, regex=True, service=service, limit=_SCAN_LIMIT)
+    found = grep(ws, _forms_of(name)[1], regex=True, service=service, limit=_SCAN_LIMIT)
     out: list[dict[str, object]] = []
     for hit in found["results"]:
         path, text = str(hit["path"]), str(hit["text"])
         language = language_for(path) or ""
         enclosing, kind = hit.get("enclosing"), hit.get("enclosing_kind")
-        if kind not in _TOP_LEVEL and kind not in _HOLDERS:
-            continue  # inside a function: a local, not the name's definition
-        if not any(f.search(text) for f in forms.get(language, ())):
+        if not _declares(name, language, text, kind):
             continue
-        if language in _INDENTED_IN_HOLDER and text[:1].isspace() and kind not in _HOLDERS:
-            continue  # an indented assignment outside a class: a block's, not a definition
         parent = str(enclosing) if kind in _HOLDERS and enclosing else None  # Java's static final field
         out.append({"id": None, "path": path, "start_line": hit["line"], "end_line": hit["line"], "name": name,
                     "qualified_name": f"{parent}.{name}" if parent else name, "kind": _kind(text, name),
@@ -122,16 +135,13 @@ def declaration_in(text: str, language: str, name: str,
     get_code_context (``start_line``/``end_line`` covering the value), or None."""
     if not _IDENTIFIER.fullmatch(name):
         return None
-    forms = [re.compile(f.replace("NAME", re.escape(name))) for f in _FORMS.get(language, ())]
     lines = text.splitlines()
     for n, line in enumerate(lines, 1):
-        if name not in line or not any(f.search(line) for f in forms):
+        if name not in line:
             continue
         around = [d for d in definitions if d[0] <= n <= d[1]]
         inner = min(around, key=lambda d: d[1] - d[0]) if around else None
-        if inner is not None and inner[2] not in _HOLDERS:
-            continue  # a function's local
-        if language in _INDENTED_IN_HOLDER and line[:1].isspace() and inner is None:
+        if not _declares(name, language, line, inner[2] if inner is not None else None):
             continue
         parent = inner[3] if inner is not None else None
         return {"name": name, "qualified_name": f"{parent}.{name}" if parent else name, "kind": _kind(line, name),

@@ -126,7 +126,8 @@ def callers(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
     """The definitions that call ``symbol_name`` (a name or ``Type.name``), one entry per caller."""
     symbol_name, name = _split(symbol_name)
     # Reading a property runs it: ``r.content`` calls ``Response.content``.
-    getters = {(str(d["path"]), d["start_line"]) for d in definitions_named(ws, symbol_name, name) if is_getter(d)}
+    getters = {(str(d["path"]), d["start_line"])  # a constant is no getter: no second declaration lookup
+               for d in definitions_named(ws, symbol_name, name, declarations=False) if is_getter(d)}
 
     def keep(u: dict, target_of: Callable[[dict], tuple[object, object]]) -> bool:
         if u["kind"] == "call":
