@@ -108,6 +108,14 @@ def test_expansion_terms_widen_at_their_weight(prose):
     assert prose.search("parser", 10, expansion=[("cookie", 0.0)]) == prose.search("parser", 10)
 
 
+def test_lift_terms_score_only_what_the_query_matched(prose):
+    assert [h[0] for h in prose.search("parser jar", 10)] == [3, 4]
+    assert [h[0] for h in prose.search("parser jar", 10, lift=[("cookie", 0.5)])] == [4, 3]
+    assert prose.search("biscuit", 10, lift=[("cookie jar", 0.5)]) == []  # never a match of their own
+    assert prose.search("parser", 10, lift=[("cookie", 0.5)]) == prose.search("parser", 10)
+    assert prose.search("parser jar", 10, lift=[("cookie", 0.0)]) == prose.search("parser jar", 10)
+
+
 def test_index_without_positions_is_recreated(tmp_path):
     import tantivy
 
@@ -131,6 +139,7 @@ def test_index_without_positions_is_recreated(tmp_path):
                                    "x" * 500, " ".join(["parse header"] * 400), "get_auth_tok.", "123 456",
                                    "regex.*chars[", "getAuthTo"])
 def test_every_option_takes_any_query(prose, query):
-    for hits in (prose.search(query, 10, near=True, prefix=True, expansion=[(query, 0.3), ("jar", 0.2)]),
+    for hits in (prose.search(query, 10, near=True, prefix=True, expansion=[(query, 0.3), ("jar", 0.2)],
+                              lift=[(query, 0.1), ("cookie", 0.2)]),
                  prose.search(query, 10, and_first=False, near=True, near_weight=0.0, prefix=True)):
         assert all(isinstance(cid, int) for cid, _ in hits)

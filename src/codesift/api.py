@@ -33,6 +33,7 @@ from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
 from .store.vectors import VectorIndex
 from .synonyms import synonyms
+from .translate import translations
 from .services import Sources, check_path_in_services, services_to_update
 from .tools.assigned import declared_by_query
 from .tools.base import Workspace, weak_call
@@ -297,6 +298,8 @@ class Index(DenseSide):
             params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))
         if self.config.rank.synonym_weight > 0 and mode != "semantic":
             params.expansion += tuple((t, self.config.rank.synonym_weight) for t in synonyms(query))
+        if self.config.rank.translation_weight > 0 and mode != "semantic":
+            params.lift = tuple((t, self.config.rank.translation_weight) for t in translations(query))
         response.notes.extend(expansion_notes)
         if self.qdrant is not None:
             retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .store.bm25 import query_vector as sparse_query
-from .store.keyword import FIELD_BOOSTS
+from .store.keyword import FIELD_BOOSTS, extra_terms
 from .store.qdrant import DENSE, SPARSE, Layout, QdrantCollection, connect
 from .store.qdrant_refs import REFS_VERSION, sync as sync_refs
 from .store.qdrant_sync import PAYLOAD_VERSION, SyncStats, sync
@@ -110,6 +110,7 @@ class QdrantSearch:
     coll: QdrantCollection
     and_first: bool = True
     expansion: tuple[tuple[str, float], ...] = ()
+    lift: tuple[tuple[str, float], ...] = ()  # terms that score only what the others matched
     query_vector: Callable[[], np.ndarray | None] | None = None
     _dense: dict[tuple[bytes, int, int], list[tuple[int, float]]] = field(default_factory=dict)
 
@@ -120,20 +121,21 @@ class QdrantSearch:
         terms = list(dict.fromkeys(tokenize(query)))
         requests, and_request = [], False
         if flt is not None and terms:
-            weighted = [(t, 1.0) for t in terms]
             known = set(terms)
-            for text, weight in self.expansion:
-                for t in dict.fromkeys(tokenize(text)):
-                    if t not in known and weight > 0:
-                        known.add(t)
-                        weighted.append((t, weight))
+            weighted = [(t, 1.0) for t in terms] + extra_terms(self.expansion, known)
+            matching = [t for t, _ in weighted]  # a lift term alone does not make a match
+            weighted += extra_terms(self.lift, known)
             indices, values = sparse_query(weighted, FIELD_BOOSTS)
             vector = models.SparseVector(indices=indices, values=values)
             if self.and_first and len(terms) > 1:
                 every = [models.FieldCondition(key="terms", match=models.MatchValue(value=t)) for t in terms]
                 requests.append(self._request(vector, SPARSE, models.Filter(must=[*flt.must, *every]), limit))
                 and_request = True
-            requests.append(self._request(vector, SPARSE, flt, limit))
+            any_term = flt
+            if len(matching) < len(weighted):
+                some = models.FieldCondition(key="terms", match=models.MatchAny(any=matching))
+                any_term = models.Filter(must=[*flt.must, some])
+            requests.append(self._request(vector, SPARSE, any_term, limit))
         dense_key = None
         vec = self.query_vector() if self.query_vector is not None and self.coll.dense_dim else None
         if vec is not None:
@@ -213,7 +215,7 @@ def retrievers(coll: QdrantCollection, store: MetaStore, params: SearchParams,
     if not coll.ready:
         coll.ensure(_dim(store))
     dense = query_vector is not None and bool(coll.dense_dim)
-    shared = QdrantSearch(coll, and_first=params.rank.keyword_and_first, expansion=params.expansion,
+    shared = QdrantSearch(coll, and_first=params.rank.keyword_and_first, expansion=params.expansion, lift=params.lift,
                           query_vector=query_vector if dense and params.mode == "hybrid" else None)
     return QdrantKeywordRetriever(shared), (QdrantVectorRetriever(shared) if dense else None)
 

@@ -34,6 +34,7 @@ class KeywordRetriever:
     near_weight: float = NEAR_WEIGHT
     prefix: bool = False
     expansion: tuple[tuple[str, float], ...] = ()
+    lift: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def for_params(cls, index: KeywordIndex, params: SearchParams) -> KeywordRetriever:
@@ -41,12 +42,13 @@ class KeywordRetriever:
         rank = params.rank
         return cls(index, and_first=rank.keyword_and_first, near=rank.keyword_near,
                    near_weight=rank.keyword_near_weight, prefix=rank.keyword_prefix and params.typing,
-                   expansion=params.expansion)
+                   expansion=params.expansion, lift=params.lift)
 
     def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
         return self.index.search(str(query), limit, path=filters.path, languages=filters.languages,
                                  kinds=filters.kinds, services=filters.services, and_first=self.and_first, near=self.near,
-                                 near_weight=self.near_weight, prefix=self.prefix, expansion=self.expansion)
+                                 near_weight=self.near_weight, prefix=self.prefix, expansion=self.expansion,
+                                 lift=self.lift)
 
 
 @dataclass(slots=True)

@@ -165,6 +165,7 @@ class SearchParams:
     rank: RankSettings = field(default_factory=RankSettings)
     threshold: float = 0.0
     expansion: tuple[tuple[str, float], ...] = ()  # (text, weight) added to the keyword query (codesift.expand)
+    lift: tuple[tuple[str, float], ...] = ()  # (text, weight) scoring only what the keyword query matched
     typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
     declared: frozenset[tuple[str, int]] = frozenset()  # (path, line) setting the constant the query names
     declared_name: str = ""  # that constant's name

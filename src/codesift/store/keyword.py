@@ -91,6 +91,18 @@ def normalise_path_filter(pattern: str) -> str:
     return pattern.lstrip("/")
 
 
+def extra_terms(pairs: Sequence[tuple[str, float]], known: set[str]) -> list[tuple[str, float]]:
+    """(term, weight) of each index term of the (text, weight) pairs not in ``known`` (which then holds it),
+    weight above 0; the first weight a term comes with counts."""
+    out = []
+    for text, weight in pairs:
+        for term in dict.fromkeys(tokenize(text)):
+            if term not in known and weight > 0:
+                known.add(term)
+                out.append((term, weight))
+    return out
+
+
 def glob_to_regex(pattern: str) -> str:
     """Translate a path filter to a full-match regex: a prefix, or when it has ``*?[`` also a glob.
 
@@ -214,6 +226,7 @@ class KeywordIndex:
         near_weight: float = NEAR_WEIGHT,
         prefix: bool = False,
         expansion: Sequence[tuple[str, float]] = (),
+        lift: Sequence[tuple[str, float]] = (),
     ) -> list[tuple[int, float]]:
         """BM25 over the text fields; filters restrict inside the engine.
 
@@ -222,7 +235,8 @@ class KeywordIndex:
         consecutive query words found close together (see ``NEAR_SLOP``), times ``near_weight``;
         ``prefix`` lets the query's last word match the terms it begins (``pars`` → ``parse``,
         ``parser``); ``expansion`` holds (text, weight) pairs whose terms join the any-term match at
-        that weight.
+        that weight; ``lift`` (text, weight) pairs whose terms add their score, at that weight, to a document
+        the other terms matched, and never match one alone (far fewer documents to score).
         """
         terms = list(dict.fromkeys(tokenize(query)))
         if not terms:
@@ -242,12 +256,9 @@ class KeywordIndex:
                 clauses += per_field(completion, PREFIX_WEIGHT)
             groups.append(Q.boolean_query(clauses))
         known = set(terms)
-        widen = []  # expansion terms: may bring a document in, never required
-        for text, weight in expansion:
-            for term in dict.fromkeys(tokenize(text)):
-                if term not in known and weight > 0:
-                    known.add(term)
-                    widen.append(Q.boolean_query(per_field(term, weight)))
+        # expansion terms may bring a document in, never required; lift terms score only what others matched
+        widen = [Q.boolean_query(per_field(t, w)) for t, w in extra_terms(expansion, known)]
+        raise_ = [(occur.Should, Q.boolean_query(per_field(t, w))) for t, w in extra_terms(lift, known)]
         bonus = [(occur.Should, q) for q in self._near_queries(query, near_weight)] if near else []
         filters = []
         if path:
@@ -262,11 +273,11 @@ class KeywordIndex:
         out: list[tuple[int, float]] = []
         if and_first and len(groups) > 1:
             every = [(occur.Must, g) for g in groups] + [(occur.Should, g) for g in widen]
-            out = self._run(searcher, every + bonus + filters, limit)
+            out = self._run(searcher, every + raise_ + bonus + filters, limit)
         if len(out) < limit:
             seen = {cid for cid, _ in out}
             any_term = (occur.Must, Q.boolean_query([(occur.Should, g) for g in groups + widen]))
-            out += [h for h in self._run(searcher, [any_term] + bonus + filters, limit) if h[0] not in seen]
+            out += [h for h in self._run(searcher, [any_term] + raise_ + bonus + filters, limit) if h[0] not in seen]
         return out[:limit]
 
     def _near_queries(self, query: str, weight: float) -> list[tantivy.Query]:
