@@ -26,16 +26,14 @@ import argparse
 import gzip
 import json
 import math
-import re
 import sys
 import tomllib
 from collections import Counter, defaultdict
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from codesift.tokenize import STOP_WORDS, split_identifier, stem, tokenize
+from codesift.tokenize import STOP_WORDS, WORD, split_identifier, stem, tokenize
 from codesift.translate import query_words
 
 MIN_DF = 20
@@ -62,21 +60,13 @@ def source_name(src: str) -> str:
     return src.rsplit("@", 1)[0].rsplit("/", 1)[-1].lower()
 
 
-_IDENT_CHARS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-@lru_cache(maxsize=200_000)
-def _part_term(part: str) -> str:
-    return stem(part)  # memoised: code repeats its identifiers
-
-
 def code_terms(code: str) -> set[str]:
     """Index terms of the identifier parts of ``code``: 2–20 letters, no stop words, no numbers."""
     out: set[str] = set()
-    for match in _IDENT_CHARS.finditer(code[:CODE_CHARS]):
+    for match in WORD.finditer(code[:CODE_CHARS]):
         for part in split_identifier(match.group()):
             if 2 <= len(part) <= 20 and part not in STOP_WORDS and not part.isdigit():
-                out.add(_part_term(part))
+                out.add(stem(part))
     return out
 
 
@@ -119,9 +109,9 @@ def build(pairs) -> dict[str, list[tuple[str, float, int, float, int]]]:
     """Word → [(term, score, pairs together, lift, sources)], best first (see the module docstring)."""
     wdf = Counter(w for ws, *_ in pairs for w in ws)
     tdf = Counter(t for _, ts, *_ in pairs for t in ts)
-    wid = {w: i for i, w in enumerate(sorted(w for w, c in wdf.items() if c >= MIN_DF))}
-    tid = {t: i for i, t in enumerate(sorted(t for t, c in tdf.items() if c >= MIN_DF))}
-    words, terms = sorted(wid, key=wid.get), sorted(tid, key=tid.get)
+    words = sorted(w for w, c in wdf.items() if c >= MIN_DF)
+    terms = sorted(t for t, c in tdf.items() if c >= MIN_DF)
+    wid, tid = {w: i for i, w in enumerate(words)}, {t: i for i, t in enumerate(terms)}
     wl, tl = expected_together(pairs, wid, tid)
     keys = []
     for ws, ts, *_ in pairs:
@@ -152,7 +142,7 @@ def build(pairs) -> dict[str, list[tuple[str, float, int, float, int]]]:
     out = {}
     for w, v in sorted(best.items()):
         kept = [(t, s, c, lift, len(sources[(w, t)])) for s, t, c, lift in v if len(sources[(w, t)]) >= MIN_SOURCES]
-        if kept[:PER_WORD]:
+        if kept:
             out[w] = kept[:PER_WORD]
     return out
 

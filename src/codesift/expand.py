@@ -38,7 +38,7 @@ from .rank.boosts import is_example_path, is_test_path
 from .rank.shape import QueryShape, classify
 from .store.expansions import ExpansionCache
 from .store.sqlite import StoreError
-from .tokenize import STOP_WORDS, split_identifier, stem, tokenize
+from .tokenize import STOP_WORDS, WORD, split_identifier, stem, tokenize
 
 LLM_WEIGHT = 0.5  # an LLM-suggested term counts half as much as a query word
 LLM_MAX_TERMS = 8
@@ -62,7 +62,6 @@ VOCAB_ROWS = 1500  # names sampled per query word (keeps a common word's cost bo
 VOCAB_WIDTH = 12  # parts kept per name
 VOCAB_MAX_AGE_S = 600.0  # a table built before the last index change is reused for this long
 VOCAB_FILE = "vocab.npz"
-_PIECE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TEST_NAME = re.compile(r"(?:^|[.:#])(?:test|Test)")
 
 
@@ -155,7 +154,7 @@ def _piece_parts(piece: str) -> tuple[str, ...]:
 def name_parts(qualified_name: str, memo: dict[str, tuple[str, ...]] | None = None) -> list[str]:
     """The distinct stemmed parts of a (qualified) symbol name, as the keyword index spells them."""
     out: dict[str, None] = {}
-    for piece in _PIECE.findall(qualified_name):
+    for piece in WORD.findall(qualified_name):
         parts = memo.get(piece) if memo is not None else None
         if parts is None:
             parts = _piece_parts(piece)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # an identifier, or a word of prose
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 # Split camelCase / PascalCase / acronyms / digit runs: HTTPServer2Handler -> HTTP Server 2 Handler
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")

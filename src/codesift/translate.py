@@ -7,31 +7,29 @@ for; this table holds the many that documented code shows. ``translations.tsv`` 
 learned from some 260k definitions of public code in six languages whose doc comment describes them
 (``../shared/train``, none of the evaluation corpora; ``train/translations.py`` rebuilds it): for each word of
 the first doc sentences, the identifier parts that its functions' code uses far more often than code in
-general does (at least 4×, across at least 5 projects). The same for every repository; a word not in the table
-brings nothing. The terms join the keyword side's any-term match at a low weight (``[rank] translation_weight``),
-so they lift a definition the query's own words already found more than they bring in new ones.
+general does in the same language (at least 4×, across at least 5 projects). The same for every repository; a
+word not in the table brings nothing. The terms raise, at a low weight (``[rank] translation_weight``), the score
+of a definition the query's own words matched; they never bring in one of their own.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from importlib.resources import files
 
-from .tokenize import STOP_WORDS, split_identifier, stem
+from .tokenize import STOP_WORDS, WORD, split_identifier, stem
 
 __all__ = ["MIN_WORDS", "TABLE_FILE", "query_words", "translations"]
 
 TABLE_FILE = "translations.tsv"
 MIN_WORDS = 2  # a single word is a name or a topic: searched as typed
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def query_words(text: str) -> list[str]:
     """The plain words of a sentence as index terms, in order, once each: identifiers that are one lower-case
     word of three letters or more, not a stop word. ``parseArgs`` or ``max_len`` name code, not behaviour."""
     out: dict[str, None] = {}
-    for match in _WORD.finditer(text):
+    for match in WORD.finditer(text):
         parts = split_identifier(match.group())
         if len(parts) == 1 and len(parts[0]) >= 3 and parts[0] not in STOP_WORDS:
             out[stem(parts[0])] = None
