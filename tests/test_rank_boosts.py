@@ -164,3 +164,28 @@ def test_holds_line_compares_the_pasted_line_spacing_aside():
                                  "func Equal(t TestingT, expected, actual interface{}) bool")
     assert boosts.holds_line("def f(self, x):\n    pass", "def f(self, x):")
     assert not boosts.holds_line("anything", "  ")
+
+
+def test_stringifiers_are_told_by_name_and_signature():
+    cases = [
+        ("Error", "method", "func (e *mutuallyExclusiveGroup) Error() string {\n\treturn fmt.Sprintf(...)\n}"),
+        ("String", "method", "func (bif *BoolWithInverseFlag) String() string {"),
+        ("toString", "method", "@Override public String toString() {\n    return name;\n}"),
+        ("__repr__", "method", "def __repr__(self):\n    return f'<Response [{self.status_code}]>'"),
+        ("to_s", "method", "def to_s\n  name\nend"),
+        ("fmt", "method", "fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {"),
+    ]
+    for name, kind, text in cases:
+        assert boosts.is_stringifier(name, kind, text), name
+    # logrus's Entry.Error logs at error level; a top-level function or another signature is no stringifier
+    assert not boosts.is_stringifier("Error", "method", "func (entry *Entry) Error(args ...interface{}) {")
+    assert not boosts.is_stringifier("String", "function", "func String() string {")
+    assert not boosts.is_stringifier("fmt", "method", "fn fmt(&self) -> String {")
+    assert not boosts.is_stringifier("check", "method", "func (grp MutuallyExclusiveFlags) check(_ *Command) error {")
+
+
+def test_asks_for_text():
+    assert boosts.asks_for_text("print a time span as a zero-padded clock reading")
+    assert boosts.asks_for_text("pad or truncate text to a column")
+    assert boosts.asks_for_text("format float thousands separator")
+    assert not boosts.asks_for_text("fail when options from two alternatives of an exclusive group are both given")

@@ -363,3 +363,25 @@ def test_the_chunk_setting_a_declared_name_is_named_by_the_query():
     out, _ = rank(two(), "ErrNotFound", settings, rrf_unit=UNIT, max_fused=2 * UNIT,
                   declared=frozenset({("errors.go", 5)}))
     assert out[0].chunk_id == 2 and out[0].named
+
+
+def test_a_sentence_ranks_the_code_above_a_stringifier_unless_it_asks_for_text():
+    def pair():
+        message = Candidate(1, "errors.go", "Error", "mutuallyExclusiveGroup.Error", "method", "go", 84, 86,
+                            "func (e *mutuallyExclusiveGroup) Error() string {\n\treturn fmt.Sprintf(\"option %s "
+                            "cannot be set along with option %s\", e.flag1Name, e.flag2Name)\n}", score=1.1 * UNIT)
+        check = Candidate(2, "flag_mutex.go", "check", "MutuallyExclusiveFlags.check", "method", "go", 19, 42,
+                          "func (grp MutuallyExclusiveFlags) check(_ *Command) error {\n}", score=1.0 * UNIT)
+        return [message, check]
+
+    settings = RankSettings(consolidate=False)
+    query = "fail when options of two alternatives of an exclusive group are both set"
+    out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_stringifier"] == 0.8
+    out, _ = rank(pair(), query, replace(settings, stringifier_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    out, _ = rank(pair(), "the message shown when two exclusive options are set", settings, rrf_unit=UNIT,
+                  max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1 and "x_stringifier" not in out[0].explain
+    out, _ = rank(pair(), "exclusive group error", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
+    assert out[0].chunk_id == 1

@@ -196,6 +196,36 @@ DECLARATION_KINDS = frozenset({"struct", "interface", "enum", "type"})
 DECLARATION_FILE_SUFFIXES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 
 
+# The method a language's convention calls to render an object as text, by its signature: Go's Stringer and
+# error (``String() string``, ``Error() string``), Java's, JavaScript's and C#'s ``toString()``, Python's
+# ``__repr__``/``__str__``, Ruby's ``to_s``, Rust's ``Display``/``Debug`` ``fmt(&self, f: &mut Formatter)``.
+# Its text holds the messages and names of what it describes, so it matches a question about that behaviour
+# (cli's ``mutuallyExclusiveGroup.Error`` above the check that returns it) without doing any of it.
+_STRINGIFIER = re.compile(
+    r"\b(?:String|GoString|Error|toString|ToString)\s*\(\s*\)"
+    r"|\b__(?:repr|str)__\s*\(\s*self\s*\)"
+    r"|\bdef\s+to_s\b"
+    r"|\bfn\s+fmt\s*\(\s*&\s*self\s*,\s*\w+\s*:\s*&\s*mut\s+(?:\w+::)*Formatter\b"
+)
+STRINGIFIER_NAMES = frozenset({"String", "GoString", "Error", "toString", "ToString", "__repr__", "__str__",
+                               "to_s", "fmt"})
+# Words of a question about an object's text: it may want the stringifier itself (a Rust ``Display`` impl that
+# formats a duration or pads a column is the implementation).
+_TEXT_WORDS = frozenset(tokenize(
+    "show print format display string text message describe description render repr representation readable"
+    " stringify"))
+
+
+def is_stringifier(name: str, kind: str, text: str) -> bool:
+    """A method by one of the conventional names whose signature is the convention's (see ``_STRINGIFIER``)."""
+    return kind == "method" and name in STRINGIFIER_NAMES and bool(_STRINGIFIER.search(text[:400]))
+
+
+def asks_for_text(query: str) -> bool:
+    """Whether the query has a word about showing, formatting or describing something as text."""
+    return not _TEXT_WORDS.isdisjoint(tokenize(query))
+
+
 def is_declaration_file(path: str) -> bool:
     """A typings or stub file: every definition in it is a declaration."""
     return path.endswith(DECLARATION_FILE_SUFFIXES)
