@@ -33,6 +33,16 @@ def test_light_stemming_is_applied_to_parts():
     assert stem("status") == "status"
 
 
+def test_a_doubled_consonant_before_ing_or_ed_meets_the_base_word():
+    for said, base in (("running", "run"), ("stopped", "stop"), ("mapped", "map"), ("skipping", "skip"),
+                       ("resetting", "reset"), ("putting", "put"), ("committed", "commit"), ("getting", "get")):
+        assert stem(said) == stem(base) == base, said
+    # a pair the base word has stays
+    for said, base in (("filled", "fill"), ("passing", "pass"), ("buzzed", "buzz"), ("stuffed", "stuff"),
+                       ("adding", "add"), ("seeded", "seed")):
+        assert stem(said) == base, said
+
+
 def test_overlong_tokens_are_dropped():
     blob = "a" * 100
     assert tokenize(blob) == []

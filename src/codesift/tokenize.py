@@ -58,9 +58,17 @@ def stem(token: str) -> str:
     if token.endswith("s") and not token.endswith(("ss", "us", "is")):
         token = token[:-1]
     elif token.endswith("ing") and n > 5:
-        token = token[:-3]
+        token = _undouble(token[:-3])
     elif token.endswith("ed") and n > 4:
-        token = token[:-2]
+        token = _undouble(token[:-2])
+    return token
+
+
+def _undouble(token: str) -> str:
+    """``runn`` (running) → ``run``, ``stopp`` → ``stop``; ``fill``, ``pass``, ``buzz``, ``stuff`` and ``add``
+    keep their pair."""
+    if len(token) >= 4 and token[-1] == token[-2] and token[-1] not in "aeioulsfz":
+        return token[:-1]
     return token
 
 
