@@ -41,6 +41,9 @@ def test_a_doubled_consonant_before_ing_or_ed_meets_the_base_word():
     for said, base in (("filled", "fill"), ("passing", "pass"), ("buzzed", "buzz"), ("stuffed", "stuff"),
                        ("adding", "add"), ("seeded", "seed")):
         assert stem(said) == base, said
+    for plural, singular in (("settings", "setting"), ("strings", "string"), ("mappings", "mapping")):
+        assert stem(plural) == stem(singular), plural
+    assert stem("things") == stem("thing") == "thing"
 
 
 def test_overlong_tokens_are_dropped():

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 # 14: reStructuredText files are split into sections at their headings (were 60-line windows).
 # 15: Rust macro arguments are parsed as code for references (`assert_eq!(a.len(), 2)` calls `len` on `a`).
 # 16: the stemmer undoubles a final consonant pair before -ing/-ed (``running`` → ``run``, was ``runn``).
-PARSER_VERSION = "16"
+# 17: a plural of -ing meets its singular (``settings`` → ``set``, was ``setting``; ``strings`` → ``str``).
+PARSER_VERSION = "17"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

@@ -57,6 +57,8 @@ def stem(token: str) -> str:
         return token[:-2]
     if token.endswith("s") and not token.endswith(("ss", "us", "is")):
         token = token[:-1]
+        if token.endswith("ing") and n > 6:  # settings meet setting at set, strings string at str
+            token = _undouble(token[:-3])
     elif token.endswith("ing") and n > 5:
         token = _undouble(token[:-3])
     elif token.endswith("ed") and n > 4:
