@@ -221,9 +221,10 @@ def is_stringifier(name: str, kind: str, text: str) -> bool:
     return kind == "method" and name in STRINGIFIER_NAMES and bool(_STRINGIFIER.search(text[:400]))
 
 
-def asks_for_text(query: str) -> bool:
-    """Whether the query has a word about showing, formatting or describing something as text."""
-    return not _TEXT_WORDS.isdisjoint(tokenize(query))
+def asks_for_text(query: str | set[str]) -> bool:
+    """Whether the query has a word about showing, formatting or describing something as text. ``query`` may be
+    given as its index terms (the ranking has them already)."""
+    return not _TEXT_WORDS.isdisjoint(tokenize(query) if isinstance(query, str) else query)
 
 
 def is_declaration_file(path: str) -> bool:

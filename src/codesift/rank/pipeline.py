@@ -247,7 +247,7 @@ def rank(
                 if c.kind in boosts.DECLARATION_KINDS or boosts.is_declaration_file(c.path):
                     c.score *= settings.declaration_factor
                     c.explain["x_declaration"] = settings.declaration_factor
-        if sentence and settings.stringifier_factor < 1.0 and not boosts.asks_for_text(query):
+        if sentence and settings.stringifier_factor < 1.0 and not boosts.asks_for_text(terms):
             for c in cands:
                 if boosts.is_stringifier(c.name, c.kind, c.text):
                     c.score *= settings.stringifier_factor
