@@ -21,6 +21,7 @@ from pathlib import Path
 
 import tantivy
 
+from ..punctuation import literal_terms
 from ..tokenize import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
@@ -67,7 +68,7 @@ def keyword_fields(name: str, qualified_name: str, docstring: str, text: str, pa
     return (
         to_index_text((name, qualified_name)),
         to_index_text((docstring,)),
-        to_index_text((text,)),
+        " ".join(filter(None, (to_index_text((text,)), literal_terms(text)))),
         to_index_text((path,)),
     )
 
