@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 # 15: Rust macro arguments are parsed as code for references (`assert_eq!(a.len(), 2)` calls `len` on `a`).
 # 16: the stemmer undoubles a final consonant pair before -ing/-ed (``running`` → ``run``, was ``runn``).
 # 17: a plural of -ing meets its singular (``settings`` → ``set``, was ``setting``; ``strings`` → ``str``).
-PARSER_VERSION = "18"
+PARSER_VERSION = "19"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import tantivy
 
 from ..punctuation import literal_terms
+from ..recursion import recursion_terms
 from ..tokenize import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
@@ -63,12 +64,18 @@ class KeywordDoc:
     text: str
 
 
-def keyword_fields(name: str, qualified_name: str, docstring: str, text: str, path: str) -> tuple[str, str, str, str]:
-    """The tokenized text of each field in ``TEXT_FIELDS`` order (pure: runs in indexing workers)."""
+def keyword_fields(name: str, qualified_name: str, docstring: str, text: str, path: str,
+                   kind: str = "", language: str = "") -> tuple[str, str, str, str]:
+    """The tokenized text of each field in ``TEXT_FIELDS`` order (pure: runs in indexing workers).
+
+    The body also holds words for what the code writes without them: its punctuation literals' names
+    (:mod:`codesift.punctuation`) and, for a definition that calls itself, ``recursive`` and its forms
+    (:mod:`codesift.recursion`)."""
+    body = (to_index_text((text,)), literal_terms(text), recursion_terms(kind, name, text, docstring, language))
     return (
         to_index_text((name, qualified_name)),
         to_index_text((docstring,)),
-        " ".join(filter(None, (to_index_text((text,)), literal_terms(text)))),
+        " ".join(filter(None, body)),
         to_index_text((path,)),
     )
 
@@ -173,7 +180,7 @@ class KeywordIndex:
 
     def add(self, doc: KeywordDoc) -> None:
         self.add_fields(doc.chunk_id, doc.file_id, doc.path, doc.language, doc.kind, keyword_fields(
-            doc.name, doc.qualified_name, doc.docstring, doc.text, doc.path))
+            doc.name, doc.qualified_name, doc.docstring, doc.text, doc.path, doc.kind, doc.language))
 
     def add_fields(self, chunk_id: int, file_id: int, path: str, language: str, kind: str,
                    fields: tuple[str, str, str, str]) -> None:
