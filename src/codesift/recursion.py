@@ -23,6 +23,8 @@ _COMMENT_HEADS = ("//", "#", "*", "/*", "--")
 BARE_METHOD_CALLS = frozenset({"java", "c_sharp", "cpp", "kotlin", "scala", "swift", "dart", "groovy", "ruby"})
 # Where one name has overloads: a call counts when it passes as many arguments as the definition takes.
 OVERLOADS = frozenset({"java", "c_sharp", "cpp", "kotlin", "scala", "swift", "dart", "groovy"})
+MAX_SITES = 64  # call sites looked at, and 64 times as many mentions of the name: a generated file
+# repeating one name is not scanned to its end
 _DEFINERS = frozenset({"def", "fn", "func", "function", "fun", "sub"})  # a second signature, not a call
 
 
@@ -67,15 +69,15 @@ def _is_word(ch: str) -> bool:
 def _call_sites(name: str, text: str) -> list[int]:
     """Offsets of ``name`` standing as a word and followed by ``(`` (or by ``<…>(``, a generic call)."""
     out, n, size = [], len(name), len(text)
-    at = text.find(name)
-    while at >= 0:
+    at, mentions = text.find(name), 0
+    while at >= 0 and len(out) <= MAX_SITES and (mentions := mentions + 1) <= 64 * MAX_SITES:
         end = at + n
         if (at == 0 or not _is_word(text[at - 1])) and (end == size or not _is_word(text[end])):
             k = end
             while k < size and text[k] in " \t":
                 k += 1
             if k < size and text[k] == "<":
-                close = text.find(">", k)
+                close = text.find(">", k, k + 200)
                 if close > 0 and "(" not in text[k:close] and "\n" not in text[k:close]:
                     k = close + 1
             if k < size and text[k] == "(":
