@@ -92,6 +92,7 @@ def _in_comment(text: str, at: int) -> bool:
 
 
 def _word_before(text: str, at: int) -> str:
+    """The identifier that ends just before ``at`` (spaces between allowed), or ``""``."""
     k = at
     while k > 0 and text[k - 1] in " \t":
         k -= 1
@@ -127,14 +128,7 @@ def _qualifier(text: str, at: int) -> str | None:
     while k > 0 and text[k - 1] in " \t":
         k -= 1
     if text.endswith(".", 0, k):
-        k -= 1
-    elif text.endswith(("::", "->"), 0, k):
-        k -= 2
-    else:
-        return None
-    while k > 0 and text[k - 1] in " \t":
-        k -= 1
-    start = k
-    while start > 0 and _is_word(text[start - 1]):
-        start -= 1
-    return text[start:k]
+        return _word_before(text, k - 1)
+    if text.endswith(("::", "->"), 0, k):
+        return _word_before(text, k - 2)
+    return None
