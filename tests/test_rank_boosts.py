@@ -184,6 +184,34 @@ def test_stringifiers_are_told_by_name_and_signature():
     assert not boosts.is_stringifier("check", "method", "func (grp MutuallyExclusiveFlags) check(_ *Command) error {")
 
 
+def test_predicates_are_told_by_declared_result_or_question_name():
+    cases = [
+        ("isFlagArg", "function", "func isFlagArg(arg string) bool {\n\treturn len(arg) > 1\n}"),
+        ("Runnable", "method", "// Runnable tells: {is it}\nfunc (c *Command) Runnable() bool {\n}"),  # comment skipped
+        ("takes_values", "method", "pub fn takes_values(&self) -> bool {\n    self.end != 0\n}"),
+        ("closed", "method", "@property\ndef closed(self) -> bool:\n    return self._closed"),
+        ("consistent", "method", "/**\n * Returns {@code true} when ...\n */\npublic boolean consistent() {"),
+        ("plain", "function", "export function plain(value: unknown): value is object {"),
+        ("fetchable", "function", "export function fetchable(mode: Mode): boolean {"),
+        ("isBoolean", "method", "isBoolean() {\n  return !this.required;\n}"),  # untyped: its name asks
+        ("empty?", "method", "def empty?\n  size.zero?\nend"),
+    ]
+    for name, kind, text in cases:
+        assert boosts.is_predicate(name, kind, text), name
+    assert not boosts.is_predicate("legacyArgs", "function", "func legacyArgs(cmd *Command, args []string) error {")
+    assert not boosts.is_predicate("set", "method", "void set(boolean on) {")  # a boolean parameter
+    assert not boosts.is_predicate("drawable", "method", "fn drawable(&mut self, force: bool) -> Option<D> {")
+    assert not boosts.is_predicate("process", "method", "def process(self):\n    x: bool = True")
+    assert not boosts.is_predicate("IsSet", "class", "class IsSet {")
+
+
+def test_asks_yes_or_no():
+    assert boosts.asks_yes_or_no("check whether the value needs quoting")
+    assert boosts.asks_yes_or_no("whether a pattern only matches literally")
+    assert not boosts.asks_yes_or_no("buffer the output, then decide whether to flush it")
+    assert not boosts.asks_yes_or_no("flush the pending batch")
+
+
 def test_asks_for_text():
     assert boosts.asks_for_text("print a time span as a zero-padded clock reading")
     assert boosts.asks_for_text("pad or truncate text to a column")

@@ -385,3 +385,22 @@ def test_a_sentence_ranks_the_code_above_a_stringifier_unless_it_asks_for_text()
     assert out[0].chunk_id == 1 and "x_stringifier" not in out[0].explain
     out, _ = rank(pair(), "exclusive group error", settings, rrf_unit=UNIT, max_fused=2 * UNIT)  # not a sentence
     assert out[0].chunk_id == 1
+
+
+def test_a_sentence_asking_whether_ranks_a_predicate_above_code_that_mentions_it():
+    def pair():
+        caller = Candidate(1, "args.go", "stripFlags", "stripFlags", "function", "go", 10, 40,
+                           "func stripFlags(args []string) []string {\n\tif isFlagArg(a) {\n\t}\n}", score=1.2 * UNIT)
+        predicate = Candidate(2, "args.go", "isFlagArg", "isFlagArg", "function", "go", 50, 53,
+                              "func isFlagArg(arg string) bool {\n\treturn len(arg) > 1\n}", score=1.0 * UNIT)
+        return [caller, predicate]
+
+    settings = RankSettings(consolidate=False)
+    query = "check whether an argument looks like a flag with one or two dashes"
+    out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_not_predicate"] == 0.6
+    out, _ = rank(pair(), query, replace(settings, predicate_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert [c.chunk_id for c in out] == [1, 2]
+    out, _ = rank(pair(), "remove flags from the args, keeping words after checking whether each is a flag",
+                  settings, rrf_unit=UNIT, max_fused=2 * UNIT)
+    assert out[0].chunk_id == 1 and "x_not_predicate" not in out[0].explain

@@ -221,6 +221,39 @@ def is_stringifier(name: str, kind: str, text: str) -> bool:
     return kind == "method" and name in STRINGIFIER_NAMES and bool(_STRINGIFIER.search(text[:400]))
 
 
+_BOOL_RESULT = re.compile(
+    r"->\s*(?:bool|Bool|boolean)\b"
+    r"|\)\s*:\s*(?:boolean|Boolean|bool)\b"
+    r"|\)\s*:\s*(?:asserts\s+)?\w+\s+is\s+\w"
+    r"|\)\s*bool\s*$"
+    r"|\b(?:boolean|bool|Boolean|BOOL)\s+[\w.:]+\s*(?:<[^<>]*>\s*)?\("
+)
+_QUESTION_HEADS = frozenset({"is", "has", "can", "should", "needs", "must", "does", "was", "are"})
+_PREAMBLE_HEADS = ("//", "/*", "*", "#", "@")
+
+
+def is_predicate(name: str, kind: str, text: str) -> bool:
+    """A function or method that answers yes or no: its signature declares a boolean result (``-> bool``,
+    ``): boolean``, Go's ``) bool``, ``boolean isX(``, TypeScript's ``x is T``), or its name asks a question
+    (``isX``, ``has_key``, Ruby's ``empty?``) where nothing is declared."""
+    if kind not in ("function", "method"):
+        return False
+    lines = text[:800].split("\n")
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith(_PREAMBLE_HEADS)):
+        lines.pop(0)  # its doc comment, annotations, decorators: the signature comes after them
+    head = re.split(r"\{|:\s*\n", "\n".join(lines), maxsplit=1)[0]
+    if _BOOL_RESULT.search(head) or name.endswith("?"):
+        return True
+    parts = split_identifier(name)
+    return len(parts) > 1 and parts[0] in _QUESTION_HEADS
+
+
+def asks_yes_or_no(query: str) -> bool:
+    """The sentence asks for a predicate: it opens with "whether" or a verb and "whether" (``check whether
+    the value needs quoting``), not a step that mentions one (``…, then decide whether to flush``)."""
+    return "whether" in tokenize(query, keep_stop_words=True)[:3]
+
+
 def asks_for_text(query: str | set[str]) -> bool:
     """Whether the query has a word about showing, formatting or describing something as text. ``query`` may be
     given as its index terms (the ranking has them already)."""
