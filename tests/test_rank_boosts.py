@@ -208,6 +208,9 @@ def test_predicates_are_told_by_declared_result_or_question_name():
 def test_asks_yes_or_no():
     assert boosts.asks_yes_or_no("check whether the value needs quoting")
     assert boosts.asks_yes_or_no("whether a pattern only matches literally")
+    assert boosts.asks_yes_or_no("decide if a flag is hidden from completion")
+    assert boosts.asks_yes_or_no("Return True if the path is a directory")
+    assert not boosts.asks_yes_or_no("if the flag is set, print the version and exit")  # a condition
     assert not boosts.asks_yes_or_no("buffer the output, then decide whether to flush it")
     assert not boosts.asks_yes_or_no("flush the pending batch")
 

@@ -249,9 +249,11 @@ def is_predicate(name: str, kind: str, text: str) -> bool:
 
 
 def asks_yes_or_no(query: str) -> bool:
-    """The sentence asks for a predicate: it opens with "whether" or a verb and "whether" (``check whether
-    the value needs quoting``), not a step that mentions one (``…, then decide whether to flush``)."""
-    return "whether" in tokenize(query, keep_stop_words=True)[:3]
+    """The sentence asks for a predicate: it opens with "whether", or with a verb and "whether" or "if"
+    (``check whether the value needs quoting``, ``decide if a flag is hidden``), not a step that mentions one
+    (``…, then decide whether to flush``) nor a condition (``if the flag is set, print …``)."""
+    words = tokenize(query, keep_stop_words=True)[:3]
+    return "whether" in words or "if" in words[1:]
 
 
 def asks_for_text(query: str | set[str]) -> bool:
