@@ -165,8 +165,8 @@ def rank_settings(table: object, source: object = "rank") -> RankSettings:
 
 # Rank settings that multiply a score down (1 = no penalty) or are a share: between 0 and 1.
 _UNIT_RANK_SETTINGS = frozenset({"namesake_factor", "test_penalty_factor", "import_penalty_factor",
-                                 "declaration_factor", "module_factor", "stringifier_factor", "used_definition_factor", "predicate_factor",
-                                 "min_vector_coverage", "preamble_debias"})
+                                 "declaration_factor", "module_factor", "stringifier_factor", "predicate_factor",
+                                 "used_definition_factor", "min_vector_coverage", "preamble_debias"})
 
 
 def _check_rank_range(key: str, value: float) -> None:

@@ -145,7 +145,8 @@ def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepa
     try:
         language, chunks, references, warning = parse_file(path, data)
         hashes = [_digest(embed_text(c, path)) for c in chunks]
-        fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language) for c in chunks]
+        fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
+                  for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
     return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields,

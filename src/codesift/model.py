@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 # 15: Rust macro arguments are parsed as code for references (`assert_eq!(a.len(), 2)` calls `len` on `a`).
 # 16: the stemmer undoubles a final consonant pair before -ing/-ed (``running`` → ``run``, was ``runn``).
 # 17: a plural of -ing meets its singular (``settings`` → ``set``, was ``setting``; ``strings`` → ``str``).
+# 18: a short punctuation literal's names join the body's keyword terms (``'`'`` → ``backtick``).
+# 19: a definition that calls itself gets ``recursive recursively recursion recurse recurs``.
 PARSER_VERSION = "19"
 
 _QUALIFIER = re.compile(r"::|->|#")

@@ -73,7 +73,8 @@ def path_dirs(path: str) -> list[str]:
 
 
 def _fields(row: ChunkRecord) -> tuple[str, str, str, str]:
-    return keyword_fields(row.name, row.qualified_name, row.docstring, row.text, row.path, row.kind, row.language)
+    return keyword_fields(row.name, row.qualified_name, row.docstring, row.text, row.path, row.kind,
+                          row.language)
 
 
 def _rows(store: MetaStore, ids: list[int], batch: int = 500) -> Iterator[ChunkRecord]:
