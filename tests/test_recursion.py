@@ -7,6 +7,7 @@ CALLS_ITSELF = [
     ("function", "python", "walk", "def walk(node):\n    for c in node.children:\n        walk(c)\n"),
     ("method", "python", "walk", "def walk(self, n):\n    return self.walk(n.next)\n"),
     ("method", "go", "gen", "func (c *Command) gen(w io.Writer) {\n\tc.gen(w)\n}"),
+    ("method", "go", "gen", "// gen is a function that writes.\nfunc (c *Command) gen(w io.Writer) {\n\tc.gen(w)\n}"),
     ("method", "rust", "parse", "fn parse(&mut self) -> R {\n    Self::parse(self)\n}"),
     ("method", "typescript", "visit", "visit(n: Node): void {\n  n.kids.forEach((k) => this.visit(k));\n}"),
     ("method", "java", "depth", "int depth(Node n) {\n  return n == null ? 0 : 1 + depth(n.parent);\n}"),

@@ -16,7 +16,7 @@ import re
 CALLABLE_KINDS = frozenset({"function", "method"})
 TERMS = "recursive recursively recursion recurse recurs"
 _SELF = frozenset({"self", "this", "Self", "cls"})
-_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)\s")
+_GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*(\w+)\s", re.M)
 _COMMENT_HEADS = ("//", "#", "*", "/*", "--")
 # Where a method may call itself without naming its object (``walk(next)`` in a Java method); elsewhere a
 # bare call in a method is a namesake function's (Python's ``open`` inside ``File.open``).
@@ -39,7 +39,7 @@ def recursion_terms(kind: str, name: str, text: str, docstring: str = "", langua
     if len(sites) < 2:
         return ""
     doc_at, doc_end = _span(docstring, text)
-    receiver = _GO_RECEIVER.search(text[text.find("func"):]) if "func" in text else None
+    receiver = _GO_RECEIVER.search(text) if "func" in text else None
     own = _SELF | ({receiver.group(1)} if receiver else set())
     bare_ok = kind == "function" or language in BARE_METHOD_CALLS
     arity = _arity(text, sites[0]) if language in OVERLOADS else None
