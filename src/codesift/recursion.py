@@ -39,12 +39,19 @@ def recursion_terms(kind: str, name: str, text: str, docstring: str = "", langua
     if len(sites) < 2:
         return ""
     doc_at, doc_end = _span(docstring, text)
+    sites = [at for at in sites if not (doc_at <= at < doc_end or _in_comment(text, at))]
+    if sites and sites[0] < _signature_end(text):
+        definition, calls = sites[0], sites[1:]
+    else:  # ``const run = () => {``: the name is not followed by its parameters
+        definition, calls = None, sites
+    if not calls:
+        return ""
     receiver = _GO_RECEIVER.search(text) if "func" in text else None
     own = _SELF | ({receiver.group(1)} if receiver else set())
     bare_ok = kind == "function" or language in BARE_METHOD_CALLS
-    arity = _arity(text, sites[0]) if language in OVERLOADS else None
-    for at in sites[1:]:  # the first is the definition itself
-        if doc_at <= at < doc_end or _in_comment(text, at) or _word_before(text, at) in _DEFINERS:
+    arity = _arity(text, definition) if language in OVERLOADS and definition is not None else None
+    for at in calls:
+        if _word_before(text, at) in _DEFINERS:
             continue
         qualifier = _qualifier(text, at)
         if (qualifier in own or (qualifier is None and bare_ok)) and (arity is None or _arity(text, at) == arity):
@@ -60,6 +67,17 @@ def _span(docstring: str, text: str) -> tuple[int, int]:
     start = text.find(lines[0].strip())
     end = text.find(lines[-1].strip(), max(start, 0)) if start >= 0 else -1
     return (start, end + len(lines[-1].strip())) if end >= 0 else (-1, -1)
+
+
+def _signature_end(text: str) -> int:
+    """The end of the definition's first line: past its doc comment, annotations and decorators."""
+    at = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        at += len(line) + 1
+        if stripped and not stripped.startswith(_COMMENT_HEADS + ("@",)):
+            return at
+    return at
 
 
 def _is_word(ch: str) -> bool:
