@@ -398,7 +398,7 @@ def test_a_sentence_asking_whether_ranks_a_predicate_above_code_that_mentions_it
     settings = RankSettings(consolidate=False)
     query = "check whether an argument looks like a flag with one or two dashes"
     out, _ = rank(pair(), query, settings, rrf_unit=UNIT, max_fused=2 * UNIT)
-    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_not_predicate"] == 0.6
+    assert [c.chunk_id for c in out] == [2, 1] and out[1].explain["x_not_predicate"] == settings.predicate_factor
     out, _ = rank(pair(), query, replace(settings, predicate_factor=1.0), rrf_unit=UNIT, max_fused=2 * UNIT)
     assert [c.chunk_id for c in out] == [1, 2]
     out, _ = rank(pair(), "remove flags from the args, keeping words after checking whether each is a flag",

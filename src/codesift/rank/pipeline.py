@@ -62,16 +62,16 @@ class RankSettings:
     # Display impls (the targets) lose.
     stringifier_factor: float = 0.8
     # Score factor of every candidate but a predicate (boosts.is_predicate: a declared boolean result, or a
-    # question for a name: isX, has_x, empty?) when the sentence opens with "whether" or a verb and "whether"
-    # or "if" (boosts.asks_yes_or_no: "check whether the value needs quoting"; with "if" too: short +0.011,
-    # docstring +0.0037 from its "Return True if …" sentences, 6 up, 3 down); a "whether" later in the sentence is a
-    # step of a larger job ("…, then decide whether to flush") and changes nothing. As an index term for
-    # predicates "whether" was noise (docstring -0.0025: predicates are everywhere). Over 1/0.8/0.6/0.4 (30
-    # corpora, five query sets): short 0.571 -> 0.599/0.631/0.631 (7 up, none down at 0.6), dev 0.8143 ->
-    # 0.8166/0.8146/0.8145, docstring +0.0018, hand-written and terse equal. Held out by corpus: 0.4 in 29
-    # folds, 0.6 in 1, within 0.0001 of each other; held-out +0.0043 over 1.0 (8 corpora up, globset down:
-    # "check whether a pattern only needs the last component" asks for an Option). The milder 0.6 kept.
-    predicate_factor: float = 0.6
+    # question for a name: isX, has_x, empty?) when the sentence opens with "whether", or a verb and "whether"
+    # or "if" (boosts.asks_yes_or_no: "check whether the value needs quoting", "Return True if …"); a "whether"
+    # later in the sentence is a step of a larger job ("…, then decide whether to flush") and changes nothing
+    # (anywhere in the sentence: hand-written -0.002). As an index term for predicates "whether" was noise
+    # (docstring -0.0025: predicates are everywhere). At 0.8: short 0.571 -> 0.610 (8 up, none down), dev
+    # 0.8143 -> 0.8166, docstring 0.6687 -> 0.6723, hand-written and terse equal; 0.6 and 0.4 lift short to
+    # 0.642 but cost cobra and globset ("check whether a pattern only needs the last component" asks for an
+    # Option). bench/loco.py --devset --short --terse over 1/0.8/0.6/0.4 (corpora weighted equally): 0.8 in 51
+    # of 53 folds (0.6 in 2), held-out 0.7805 against 0.7796 at 1.0 and 0.7813 in-sample.
+    predicate_factor: float = 0.8
     # Score factor of the definitions of X for "where is X used/checked/called … ": the question asks for the
     # code that uses X (shape.used_name), and X's own class, field accessor or constant matched every word of it.
     used_definition_factor: float = 0.5
