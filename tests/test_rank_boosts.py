@@ -195,6 +195,7 @@ def test_predicates_are_told_by_declared_result_or_question_name():
         ("fetchable", "function", "export function fetchable(mode: Mode): boolean {"),
         ("isBoolean", "method", "isBoolean() {\n  return !this.required;\n}"),  # untyped: its name asks
         ("empty?", "method", "def empty?\n  size.zero?\nend"),
+        ("equals", "method", "@Override public boolean equals(Object o) {\n  return o == this;\n}"),
     ]
     for name, kind, text in cases:
         assert boosts.is_predicate(name, kind, text), name

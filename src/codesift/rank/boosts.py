@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..model import DEFINITION_KINDS, NOT_DEFINITIONS
 from ..tokenize import split_identifier, tokenize
 from .candidate import Candidate
+from .diversity import code_start
 from .shape import bare_name
 
 _TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
@@ -229,7 +230,6 @@ _BOOL_RESULT = re.compile(
     r"|\b(?:boolean|bool|Boolean|BOOL)\s+[\w.:]+\s*(?:<[^<>]*>\s*)?\("
 )
 _QUESTION_HEADS = frozenset({"is", "has", "can", "should", "needs", "must", "does", "was", "are"})
-_PREAMBLE_HEADS = ("//", "/*", "*", "#", "@")
 
 
 def is_predicate(name: str, kind: str, text: str) -> bool:
@@ -238,10 +238,7 @@ def is_predicate(name: str, kind: str, text: str) -> bool:
     (``isX``, ``has_key``, Ruby's ``empty?``) where nothing is declared."""
     if kind not in ("function", "method"):
         return False
-    lines = text[:800].split("\n")
-    while lines and (not lines[0].strip() or lines[0].lstrip().startswith(_PREAMBLE_HEADS)):
-        lines.pop(0)  # its doc comment, annotations, decorators: the signature comes after them
-    head = re.split(r"\{|:\s*\n", "\n".join(lines), maxsplit=1)[0]
+    head = re.split(r"\{|:\s*\n", code_start(text[:800]), maxsplit=1)[0]  # after its doc comment
     if _BOOL_RESULT.search(head) or name.endswith("?"):
         return True
     parts = split_identifier(name)

@@ -31,7 +31,7 @@ def _is_comment(line: str) -> bool:
     return line.startswith(("//", "/*", "*", "*/")) or (line.startswith("#") and not line.startswith(("#!", "#[")))
 
 
-def _code_start(text: str) -> str:
+def code_start(text: str) -> str:
     """``text`` from its first line of code: leading blank and comment lines and an ``export`` dropped."""
     first = text.lstrip()[:2]
     if first and first[0] not in "/#*e":  # the usual case: code from the first line
@@ -56,7 +56,7 @@ def content_key(text: str, size: int = 200, *, comments: bool = False) -> str:
     """What two copies of one chunk share: its first ``size`` characters of code from its first line of code
     (a license header, an ``export`` in front and spacing aside); with ``comments``, the comments inside
     dropped too (a bundle's ``function f`` repeats a module's ``export function f`` without them)."""
-    head = _code_start(text[: size * 8])
+    head = code_start(text[: size * 8])
     if comments:
         head = head[: size * 3]
         head = _BLOCK_COMMENT.sub("", head) if "/*" in head else head
