@@ -1,9 +1,10 @@
 """Query latency of the full ranking pipeline vs plain RRF, side by side in one run.
 
-    python bench/pipeline_latency.py ROOT [--queries 200]
+    python bench/pipeline_latency.py ROOT [--queries 200] [--stage learned_rerank] [--index-dir DIR]
 
 ROOT must be indexed already (e.g. the django corpus after ``codesift index``). Queries alternate
 between the two settings so machine noise hits both alike. Prints p50/p95 per setting and the ratio.
+``--stage NAME`` compares the full pipeline with the same pipeline less that one switch instead of plain RRF.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from dataclasses import fields, replace
 
 from codesift import Index
+from codesift.config import Config
 from codesift.rank.pipeline import RankSettings
 
 WORDS = ("request response middleware cache session user model query field form template url view test "
@@ -26,16 +28,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--stage", help="a [rank] switch: compare with the pipeline less this stage")
+    ap.add_argument("--index-dir", help="the index's folder, when not ROOT/.codesift (a bench index)")
     args = ap.parse_args()
-    index = Index(args.root)
+    index = Index(args.root, config=Config(index_dir=args.index_dir)) if args.index_dir else Index(args.root)
     if not index.store.counts()["chunks"]:
         sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")
     rng = random.Random(3)
     names = [r[0] for r in index.store.db.execute("SELECT name FROM chunks WHERE kind='function' LIMIT 5000")]
     queries = [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(args.queries)]
     full = index.config.rank
-    plain = replace(full, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(full, f.name), bool)})
-    indexes = {"full pipeline": index, "plain RRF": Index(args.root, config=replace(index.config, rank=plain))}
+    if args.stage:
+        if not isinstance(getattr(full, args.stage, None), bool):
+            sys.exit(f"{args.stage} is not a [rank] switch")
+        other, label = replace(full, **{args.stage: False}), f"without {args.stage}"
+    else:
+        other, label = replace(full, **{f.name: False for f in fields(RankSettings)
+                                        if isinstance(getattr(full, f.name), bool)}), "plain RRF"
+    indexes = {"full pipeline": index, label: Index(args.root, config=replace(index.config, rank=other))}
     times: dict[str, list[float]] = {k: [] for k in indexes}
     for idx in indexes.values():
         idx.search("warm up")
@@ -49,8 +59,8 @@ def main() -> None:
     for label, ts in times.items():
         ts.sort()
         print(f"| {label} | {statistics.median(ts):.1f} | {ts[int(len(ts) * 0.95) - 1]:.1f} |")
-    ratio = statistics.median(times["full pipeline"]) / statistics.median(times["plain RRF"])
-    print(f"p50 ratio full / plain: {ratio:.2f}")
+    ratio = statistics.median(times["full pipeline"]) / statistics.median(times[label])
+    print(f"p50 ratio full / {label}: {ratio:.2f}")
 
 
 if __name__ == "__main__":

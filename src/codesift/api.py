@@ -27,6 +27,7 @@ from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
 from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from .qdrant_reader import open_remote
+from .rank.learned import RankerUnavailable, load_trees
 from .search import MODES, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -291,6 +292,11 @@ class Index(DenseSide):
             threshold=self.config.threshold if threshold is None else threshold,
         )
         params.typing = typing
+        if self.config.rank.learned_rerank:
+            try:
+                params.reranker = load_trees()
+            except RankerUnavailable as exc:  # a broken install: the pipeline's own order, and say so
+                response.notes.append(str(exc))
         if mode != "semantic" and self.config.rank.name_match:
             params.declared_name, params.declared = declared_by_query(self.workspace, query)
         params.expansion, expansion_notes = self._expander.expand(query, mode)

@@ -18,6 +18,7 @@ from .rank import Candidate, RankSettings, rank
 from .rank.boosts import is_prose
 from .rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
 from .rank.labels import label
+from .rank.learned import DEPTH, RerankRow, Trees, rerank
 from .rank.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, classify, identifier_words
 from .store.records import ChunkRecord
 from .store.sqlite import MetaStore
@@ -169,6 +170,7 @@ class SearchParams:
     typing: bool = True  # the query did not end with whitespace: its last word may be unfinished
     declared: frozenset[tuple[str, int]] = frozenset()  # (path, line) setting the constant the query names
     declared_name: str = ""  # that constant's name
+    reranker: Trees | None = None  # the learned re-ranker (rank.learned), None: the pipeline's order stands
 
 
 POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
@@ -208,6 +210,26 @@ def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, 
     shape = classify(query)
     kw, vec = DEFAULT_WEIGHTS[shape] if params.rank.adaptive_weights else (1.0, 1.0)
     return shape, kw * params.keyword_weight, vec * params.vector_weight
+
+
+def learned_order(cands: list[Candidate], rows: dict[int, ChunkRecord], best: float, query: str,
+                  trees: Trees) -> list[Candidate]:
+    """The first :data:`~codesift.rank.learned.DEPTH` distinct candidates reordered by the learned re-ranker,
+    the rest after them as they were."""
+    head: list[Candidate] = []
+    seen: set[tuple[str, int, int]] = set()
+    for c in cands:
+        key = (c.path, c.start_line, c.end_line)
+        if key not in seen:
+            seen.add(key)
+            head.append(c)
+            if len(head) == DEPTH:
+                break
+    inputs = [RerankRow(min(1.0, c.score / best) if best > 0 else 0.0, c.keyword_rank, c.vector_rank,
+                        c.explain.get("cosine"), c.kind, rows[c.chunk_id].qualified_name, rows[c.chunk_id].text,
+                        rows[c.chunk_id].docstring or "") for c in head]
+    moved = {id(c) for c in head}
+    return rerank(head, inputs, query, trees) + [c for c in cands if id(c) not in moved]
 
 
 def run_search(
@@ -261,6 +283,7 @@ def run_search(
             fused.append((cid, 0.0))
     kw_rank = {cid: r for r, (cid, _) in enumerate(kw_hits, start=1)}
     vec_rank = {cid: r for r, (cid, _) in enumerate(vec_hits, start=1)}
+    cosines = dict(vec_hits)
     score_kind = "rrf" if kw_hits and vec_hits else ("keyword" if kw_hits else "semantic")
     cands: list[Candidate] = []
     for cid, score in fused:
@@ -274,6 +297,8 @@ def run_search(
             keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
+        if cid in cosines:
+            c.explain["cosine"] = cosines[cid]
         cands.append(c)
     if params.rank.enclosing_first:  # a long function holding many definitions is no pointer (diversity)
         long_ones = [c for c in cands if c.kind in FUNCTION_KINDS and c.span > MAX_MERGED_SPAN]
@@ -287,6 +312,8 @@ def run_search(
     packages = store.go_packages({c.path for c in cands if c.language == "go"}) if quals else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
                        unknown_qualifiers=unknown, packages=packages, declared=params.declared)
+    if params.reranker is not None:
+        cands = learned_order(cands, rows, best, query, params.reranker)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:

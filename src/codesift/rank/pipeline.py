@@ -125,6 +125,9 @@ class RankSettings:
     # mean of the five query sets): 0.15 in 29 folds, held-out +0.0085 (17 corpora up, 10 down); dev set 0.790 ->
     # 0.802, terse 0.695 -> 0.705, short 0.575 -> 0.581, docstring 0.660 -> 0.667, hand-written 0.885 -> 0.884.
     translation_weight: float = 0.15
+    # The first 20 distinct results reordered by boosted trees over the signals above (rank.learned; trained by
+    # train/reranker.py, whose docstring has its leave-one-corpus-out table).
+    learned_rerank: bool = True
 
 
 def rank(

@@ -1,0 +1,203 @@
+"""The learned re-ranker: boosted trees over signals the pipeline already has, reordering its first results.
+
+The hand-set stages score each candidate from one signal at a time; the trees weigh them together: the
+pipeline's own score and place, both retrievers' ranks, the cosine's distance from the best one, and how much
+of the query's weight the candidate's name, text and doc hold, measured against the other candidates. The model
+(``reranker.json``, package data) is trained by ``train/reranker.py`` on the public and dev-set queries; its
+leave-one-corpus-out table is in that script's docstring. It reorders only the first :data:`DEPTH` distinct
+results and hands them the scores they had in the old order, so scores still fall down the list and the
+threshold and labels mean what they meant.
+
+Every feature is computed from the retrievers' answers and the chunks' stored text, so the embedded store and
+Qdrant rerank alike. Evaluating 300 small trees on 20 rows is a few array operations (``Trees.predict``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import CodesiftError
+from ..tokenize import tokenize
+from .candidate import Candidate
+from .diversity import FUNCTION_KINDS
+
+__all__ = ["DEPTH", "FEATURES", "RankerUnavailable", "RerankRow", "Trees", "features", "load_trees", "rerank"]
+
+DEPTH = 20  # distinct results reordered: what the model was trained on
+FEATURES: tuple[str, ...] = (
+    "score",  # the pipeline's normalised score (0–1)
+    "log_rank",  # log of its place in the pipeline's order
+    "keyword_rank",  # 1 / (1 + log rank) in the keyword retriever's list, 0 when absent
+    "keyword_missing",
+    "vector_rank",  # the same for the vector retriever
+    "vector_missing",
+    "cosine_gap",  # its vector score minus the best one here (absent: the lowest one here)
+    "coverage",  # share of the query terms' weight its name or text holds
+    "coverage_gap",  # coverage minus the best coverage here
+    "name_coverage",  # the share its qualified name holds
+    "is_function",
+    "doc_coverage",  # the share its doc holds
+    "has_doc",
+)
+MODEL_FILE = "reranker.json"
+
+
+class RankerUnavailable(CodesiftError):
+    """The re-ranker's model file is missing or unreadable."""
+
+
+class RerankRow(NamedTuple):
+    """What the features read of one result, in the pipeline's order."""
+
+    score: float  # normalised to the query's best possible score, rounded to 4 places (as results show it)
+    keyword_rank: int | None
+    vector_rank: int | None
+    cosine: float | None  # the vector retriever's score, when it ranked the chunk
+    kind: str
+    name: str  # qualified name
+    text: str  # the chunk's stored text
+    doc: str
+
+
+def _rank_feature(rank: int | None) -> float:
+    return 1.0 / (1.0 + math.log(rank)) if rank else 0.0
+
+
+def features(rows: Sequence[RerankRow], query: str) -> np.ndarray:
+    """One row of :data:`FEATURES` per result. A query term weighs ``log(1 + n / (1 + m))`` for the ``m`` of the
+    ``n`` results whose name or text contains it (lower-cased substring): rare among them, it tells them apart."""
+    terms = list(dict.fromkeys(tokenize(query)))
+    in_name = np.array([[t in r.name.lower() for t in terms] for r in rows], dtype=bool).reshape(len(rows), len(terms))
+    texts = [r.text.lower() for r in rows]
+    in_code = in_name | np.array([[t in x for t in terms] for x in texts], dtype=bool).reshape(in_name.shape)
+    in_doc = np.array([[t in r.doc.lower() for t in terms] for r in rows], dtype=bool).reshape(in_name.shape)
+    weight = np.log1p(len(rows) / (1.0 + in_code.sum(axis=0)))
+    weight = weight / (weight.sum() or 1.0)
+    cover = in_code @ weight
+    cosines = [round(r.cosine, 5) for r in rows if r.cosine is not None and r.vector_rank]
+    top_cos, low_cos = (max(cosines), min(cosines)) if cosines else (0.0, 0.0)
+    cos = np.array([round(r.cosine, 5) if r.cosine is not None and r.vector_rank else low_cos for r in rows])
+    columns = {
+        "score": [round(r.score, 4) for r in rows],
+        "log_rank": np.log(np.arange(1, len(rows) + 1)),
+        "keyword_rank": [_rank_feature(r.keyword_rank) for r in rows],
+        "keyword_missing": [0.0 if r.keyword_rank else 1.0 for r in rows],
+        "vector_rank": [_rank_feature(r.vector_rank) for r in rows],
+        "vector_missing": [0.0 if r.vector_rank else 1.0 for r in rows],
+        "cosine_gap": cos - top_cos if cosines else np.zeros(len(rows)),
+        "coverage": cover,
+        "coverage_gap": cover - (cover.max() if len(rows) else 0.0),
+        "name_coverage": in_name @ weight,
+        "is_function": [1.0 if r.kind in FUNCTION_KINDS else 0.0 for r in rows],
+        "doc_coverage": in_doc @ weight,
+        "has_doc": [1.0 if r.doc.strip() else 0.0 for r in rows],
+    }
+    out = np.zeros((len(rows), len(FEATURES)))
+    for j, name in enumerate(FEATURES):
+        out[:, j] = columns[name]
+    return out
+
+
+@dataclass(frozen=True)
+class Trees:
+    """An additive ensemble of binary trees in flat arrays, one row per tree: node ``j`` sends a row whose
+    feature ``feature[t, j]`` is ``<= threshold[t, j]`` to ``left[t, j]``, else to ``right[t, j]``; a leaf
+    points to itself and holds ``value[t, j]``."""
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+    depth: int
+    names: tuple[str, ...]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """The ensemble's score of each row of ``x``."""
+        n_trees, width = self.feature.shape
+        # flat node indices (tree × width + node), one column per row of x
+        node = np.repeat(np.arange(n_trees) * width, x.shape[0]).reshape(n_trees, x.shape[0])
+        cols = x.shape[1] * np.arange(x.shape[0])[None, :]
+        flat_x = x.ravel()
+        for _ in range(self.depth):
+            go_left = flat_x[cols + self._feature[node]] <= self._threshold[node]
+            node = np.where(go_left, self._left[node], self._right[node])
+        return self._value[node].sum(axis=0)
+
+    def __post_init__(self) -> None:
+        n_trees, width = self.feature.shape
+        base = (np.arange(n_trees) * width)[:, None]
+        for name, array in (("_feature", self.feature), ("_threshold", self.threshold), ("_value", self.value),
+                            ("_left", self.left + base), ("_right", self.right + base)):
+            object.__setattr__(self, name, np.ascontiguousarray(array).ravel())
+
+    @classmethod
+    def from_json(cls, data: dict) -> Trees:
+        """From ``{"features": [...], "trees": [{"feature": [...], "threshold": [...], "left": [...],
+        "right": [...], "value": [...]}, ...]}``, each tree's node 0 its root."""
+        names = tuple(data["features"])
+        trees = data["trees"]
+        width = max(len(t["feature"]) for t in trees)
+        shape = (len(trees), width)
+        feature, left, right = (np.zeros(shape, dtype=np.int64) for _ in range(3))
+        threshold, value = np.full(shape, np.inf), np.zeros(shape)
+        for i, t in enumerate(trees):
+            n = len(t["feature"])
+            feature[i, :n], threshold[i, :n], value[i, :n] = t["feature"], t["threshold"], t["value"]
+            left[i, :n], right[i, :n] = t["left"], t["right"]
+            left[i, n:] = right[i, n:] = np.arange(n, width)  # padding: leaves of value 0, never reached
+        return cls(feature, threshold, left, right, value, _depth(left, right), names)
+
+
+def _depth(left: np.ndarray, right: np.ndarray) -> int:
+    """Steps from the root to the deepest leaf of any tree."""
+    deepest = 0
+    for lt, rt in zip(left, right):
+        level, frontier = 0, {0}
+        while True:
+            nxt = {int(c) for j in frontier for c in (lt[j], rt[j]) if c != j}
+            if not nxt:
+                break
+            frontier, level = nxt, level + 1
+        deepest = max(deepest, level)
+    return deepest
+
+
+@lru_cache(maxsize=1)
+def load_trees() -> Trees:
+    """The shipped model; :class:`RankerUnavailable` when its file is missing, unreadable or was trained on
+    other features than :data:`FEATURES`."""
+    try:
+        data = json.loads(files("codesift.rank").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+        trees = Trees.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RankerUnavailable(f"the re-ranker's model {MODEL_FILE} cannot be read ({exc}); reinstall codesift "
+                                "or set learned_rerank = false under [rank]") from exc
+    if trees.names != FEATURES:
+        raise RankerUnavailable(f"{MODEL_FILE} was trained on features {list(trees.names)}, this codesift computes "
+                                f"{list(FEATURES)}: retrain it with train/reranker.py")
+    return trees
+
+
+def rerank(cands: list[Candidate], rows: Sequence[RerankRow], query: str, trees: Trees) -> list[Candidate]:
+    """``cands`` (distinct, in the pipeline's order, ``rows`` their features' inputs) reordered by the model,
+    each place keeping the score it had; ties keep the pipeline's order."""
+    if len(cands) < 2:
+        return cands
+    learned = trees.predict(features(rows, query))
+    order = sorted(range(len(cands)), key=lambda i: (-learned[i], i))
+    scores = [c.score for c in cands]
+    out = [cands[i] for i in order]
+    for place, (c, i) in enumerate(zip(out, order)):
+        c.explain["learned"] = float(learned[i])
+        c.explain["pipeline_place"] = float(i + 1)
+        c.score = scores[place]
+    return out
