@@ -136,3 +136,17 @@ def test_search_reranks_and_a_broken_model_leaves_the_pipeline_order_with_a_note
     # the pipeline's order is the one the re-ranker started from
     by_place = sorted(ranked.results, key=lambda r: r.explain["pipeline_place"])
     assert [r.chunk_id for r in plain.results] == [r.chunk_id for r in by_place]
+
+
+def test_status_and_doctor_say_when_the_reranker_is_unavailable(keyword_index, monkeypatch) -> None:
+    from codesift.doctor_health import index_health
+
+    assert keyword_index.status()["reranker"] == "ok"
+
+    def broken() -> Trees:
+        raise RankerUnavailable("the re-ranker's model reranker.json cannot be read (gone)")
+
+    monkeypatch.setattr(learned, "load_trees", broken)
+    assert keyword_index.status()["reranker"].startswith("unavailable: the re-ranker's model")
+    health = index_health(keyword_index.root, keyword_index.config, [])
+    assert any("learned re-ranker is unavailable" in p for p in health["problems"])

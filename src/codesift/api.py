@@ -27,7 +27,7 @@ from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from .retrieve import KeywordRetriever, VectorRetriever
 from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from .qdrant_reader import open_remote
-from .rank.learned import RankerUnavailable, load_trees
+from .rank.learned import RankerUnavailable, load_trees, reranker_status
 from .search import MODES, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
@@ -503,6 +503,7 @@ class Index(DenseSide):
             status["embedding_fix"] = self._embed_error.fix
         status["embedding"] = describe_embedding(status)
         status["backend"] = self.config.backend
+        status["reranker"] = reranker_status(self.config.rank.learned_rerank)
         if self.qdrant is not None:  # where the search indexes live (never the API key)
             status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}
         if self.remote is not None:

@@ -50,7 +50,7 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
         health["problems"] = problems
         return health
     keep = ("files", "symbols", "chunks", "embedded", "coverage", "model", "dim", "embedding_status", "embedding",
-            "embedding_reason", "embedding_fix", "last_update", "quarantined", "grammar_errors", "skipped")
+            "embedding_reason", "embedding_fix", "last_update", "quarantined", "grammar_errors", "skipped", "reranker")
     health.update({k: info[k] for k in keep if k in info})
     now = set(would_index) - set(info.get("quarantined") or {})
     new = sorted(now - set(known))
@@ -64,6 +64,8 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
     for lang, err in (info.get("grammar_errors") or {}).items():
         problems.append(f"{err['files']} {lang} files are indexed as line windows: the grammar failed to load "
                         f"({err['error']})")
+    if str(info.get("reranker", "")).startswith("unavailable"):
+        problems.append(f"results keep the pipeline's order: the learned re-ranker is {info['reranker']}")
     if info.get("quarantined"):
         q = info["quarantined"]
         problems.append(f"{len(q)} files are quarantined after failing to parse {QUARANTINE_AFTER} times in a row "

@@ -70,6 +70,7 @@ def print_status(info: dict, console: Console | None = None) -> None:
                   + (f", queries by {info['query_model']}" if info.get("query_model") else "")),
         ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {share(info['coverage'])}"),
         ("skipped", ", ".join(f"{n} {r}" for r, n in info["skipped"].items()) or "none"),
+        ("re-ranker", info.get("reranker", "-")),
         ("last update", dt.datetime.fromtimestamp(last).isoformat(timespec="seconds") if last else "never"),
     ]
     if info.get("embedding_reason"):

@@ -29,7 +29,8 @@ from ..tokenize import tokenize
 from .candidate import Candidate
 from .diversity import FUNCTION_KINDS
 
-__all__ = ["DEPTH", "FEATURES", "RankerUnavailable", "RerankRow", "Trees", "features", "load_trees", "rerank"]
+__all__ = ["DEPTH", "FEATURES", "RankerUnavailable", "RerankRow", "Trees", "features", "load_trees", "rerank",
+           "reranker_status"]
 
 DEPTH = 20  # distinct results reordered: what the model was trained on
 FEATURES: tuple[str, ...] = (
@@ -187,6 +188,17 @@ def load_trees() -> Trees:
     return trees
 
 
+def reranker_status(enabled: bool) -> str:
+    """``ok``, ``off`` (``learned_rerank = false``) or ``unavailable: <why>``, for ``status`` and ``doctor``."""
+    if not enabled:
+        return "off"
+    try:
+        load_trees()
+    except RankerUnavailable as exc:
+        return f"unavailable: {exc}"
+    return "ok"
+
+
 def rerank(cands: list[Candidate], rows: Sequence[RerankRow], query: str, trees: Trees) -> list[Candidate]:
     """``cands`` (distinct, in the pipeline's order, ``rows`` their features' inputs) reordered by the model,
     each place keeping the score it had; ties keep the pipeline's order."""
@@ -198,6 +210,6 @@ def rerank(cands: list[Candidate], rows: Sequence[RerankRow], query: str, trees:
     out = [cands[i] for i in order]
     for place, (c, i) in enumerate(zip(out, order)):
         c.explain["learned"] = float(learned[i])
-        c.explain["pipeline_place"] = float(i + 1)
+        c.explain["pipeline_place"] = i + 1
         c.score = scores[place]
     return out
