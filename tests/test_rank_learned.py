@@ -150,3 +150,13 @@ def test_status_and_doctor_say_when_the_reranker_is_unavailable(keyword_index, m
     assert keyword_index.status()["reranker"].startswith("unavailable: the re-ranker's model")
     health = index_health(keyword_index.root, keyword_index.config, [])
     assert any("learned re-ranker is unavailable" in p for p in health["problems"])
+
+
+def test_a_malformed_tree_is_refused_before_it_can_loop_or_index_out_of_range() -> None:
+    for bad in ({"left": [1, 0, 2], "right": [2, 1, 2]},  # node 1 points back to the root
+                {"left": [1, 1, 2], "right": [5, 1, 2]},  # a child outside the tree
+                {"feature": [7, 0, 0]}):  # a split on a feature the model does not have
+        model = two_trees()
+        model["trees"][1] = {**model["trees"][1], **bad}
+        with pytest.raises(ValueError, match="tree 1 is malformed"):
+            Trees.from_json(model)

@@ -155,6 +155,13 @@ class Trees:
             feature[i, :n], threshold[i, :n], value[i, :n] = t["feature"], t["threshold"], t["value"]
             left[i, :n], right[i, :n] = t["left"], t["right"]
             left[i, n:] = right[i, n:] = np.arange(n, width)  # padding: leaves of value 0, never reached
+            nodes = np.arange(n)
+            leaf = (left[i, :n] == nodes) & (right[i, :n] == nodes)
+            # children come after their node (so no tree loops) and inside the tree; splits read known features
+            if not ((leaf | ((left[i, :n] > nodes) & (right[i, :n] > nodes))).all()
+                    and left[i, :n].max() < n and right[i, :n].max() < n
+                    and 0 <= feature[i, :n].min() and feature[i, :n].max() < len(names)):
+                raise ValueError(f"tree {i} is malformed")
         return cls(feature, threshold, left, right, value, _depth(left, right), names)
 
 
