@@ -8,6 +8,9 @@ leave-one-corpus-out table is in that script's docstring. It reorders only the f
 results and hands them the scores they had in the old order, so scores still fall down the list and the
 threshold and labels mean what they meant.
 
+The trees learned the pipeline as it was when they were trained: after a change to a stage before them (a
+retriever, a factor, the tokenizer), run ``train/reranker.py collect``, ``loco`` and ``fit`` again and compare.
+
 Every feature is computed from the retrievers' answers and the chunks' stored text, so the embedded store and
 Qdrant rerank alike. Evaluating 300 small trees on 20 rows is a few array operations (``Trees.predict``).
 """
