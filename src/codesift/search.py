@@ -225,9 +225,10 @@ def learned_order(cands: list[Candidate], rows: dict[int, ChunkRecord], best: fl
             head.append(c)
             if len(head) == DEPTH:
                 break
+    stored = [rows[c.chunk_id] for c in head]
     inputs = [RerankRow(min(1.0, c.score / best) if best > 0 else 0.0, c.keyword_rank, c.vector_rank,
-                        c.explain.get("cosine"), c.kind, rows[c.chunk_id].qualified_name, rows[c.chunk_id].text,
-                        rows[c.chunk_id].docstring or "") for c in head]
+                        c.explain.get("cosine"), c.kind, row.qualified_name, row.text, row.docstring or "")
+              for c, row in zip(head, stored)]
     moved = {id(c) for c in head}
     return rerank(head, inputs, query, trees) + [c for c in cands if id(c) not in moved]
 

@@ -79,10 +79,14 @@ def features(rows: Sequence[RerankRow], query: str) -> np.ndarray:
     """One row of :data:`FEATURES` per result. A query term weighs ``log(1 + n / (1 + m))`` for the ``m`` of the
     ``n`` results whose name or text contains it (lower-cased substring): rare among them, it tells them apart."""
     terms = list(dict.fromkeys(tokenize(query)))
-    in_name = np.array([[t in r.name.lower() for t in terms] for r in rows], dtype=bool).reshape(len(rows), len(terms))
-    texts = [r.text.lower() for r in rows]
-    in_code = in_name | np.array([[t in x for t in terms] for x in texts], dtype=bool).reshape(in_name.shape)
-    in_doc = np.array([[t in r.doc.lower() for t in terms] for r in rows], dtype=bool).reshape(in_name.shape)
+    shape = (len(rows), len(terms))
+
+    def holds(texts: list[str]) -> np.ndarray:  # [result, term]: the term is in the result's lower-cased text
+        return np.array([[t in x for t in terms] for x in texts], dtype=bool).reshape(shape)
+
+    in_name = holds([r.name.lower() for r in rows])
+    in_code = in_name | holds([r.text.lower() for r in rows])
+    in_doc = holds([r.doc.lower() for r in rows])
     weight = np.log1p(len(rows) / (1.0 + in_code.sum(axis=0)))
     weight = weight / (weight.sum() or 1.0)
     cover = in_code @ weight
