@@ -31,10 +31,21 @@ def test_name_match_levels():
     assert boosts.name_match([], "x", "x") == 0.0
 
 
+def test_name_match_partial_beyond_ascii_names():
+    """The parts test skips splitting names that cannot match; names with other characters still split."""
+    assert boosts.name_match(["http_get"], "$httpGet", "$httpGet") == boosts.PARTIAL_MATCH
+    assert boosts.name_match(["grosse_zahl"], "großeZahl", "großeZahl") == 0.0  # ß is no part of ``grosse``
+    assert boosts.name_match(["parse_Args"], "PARSE_ARGS_", "X") == boosts.PARTIAL_MATCH
+    assert boosts.name_match(["parse_arg"], "parseArgs", "X") == 0.0
+    assert boosts.name_match(["parseargs"], "parse_args", "X") == 0.0  # same letters, other parts
+
+
 def test_phrase_name_match():
     assert boosts.phrase_name_match("cookie jar", "CookieJar") == 1.0
     assert boosts.phrase_name_match("cookie", "CookieJar") == 0.0
     assert boosts.phrase_name_match("jar", "jar") == 0.0
+    assert boosts.phrase_name_match("cookie jar", "Jar") == 0.0  # more letters than the name has
+    assert boosts.phrase_name_match(["cookie", "jar"], "cookie_jar") == 1.0
 
 
 def test_path_overlap():

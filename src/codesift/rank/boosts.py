@@ -155,12 +155,25 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
                 best = max(best, 0.8)
                 continue
             best = max(best, PARTIAL_MATCH)
-        else:
+        elif _may_share_parts(ident, lname):
             if parts is None:
                 parts = split_identifier(name)
-            if parts and split_identifier(ident) == parts:
+            if parts and list(_parts(ident)) == parts:
                 best = max(best, PARTIAL_MATCH)
     return best
+
+
+@lru_cache(maxsize=1024)
+def _parts(ident: str) -> tuple[str, ...]:
+    return tuple(split_identifier(ident))
+
+
+def _may_share_parts(ident: str, lname: str) -> bool:
+    """False when ``ident`` and the lower-cased name ``lname`` cannot split into the same parts: the parts of a
+    name of ASCII letters, digits and ``_`` spell it without its underscores. Most candidates of an identifier
+    query fail this, and splitting each one's name was a quarter of ranking's time."""
+    squeezed = lname.replace("_", "")
+    return not (squeezed.isascii() and squeezed.isalnum()) or squeezed == "".join(_parts(ident))
 
 
 def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Candidate],
@@ -309,8 +322,11 @@ def phrase_name_match(query: str | list[str], name: str) -> float:
     """For plain-word queries: 1.0 when the words spell the symbol name's parts (``cookie jar`` ~ ``CookieJar``).
     ``query`` may be given as its :func:`query_words` (computed once for many names)."""
     words = query_words(query) if isinstance(query, str) else query
-    # Cheap test first: the words must at least spell the name once separators are dropped.
-    if len(words) < 2 or "".join(words) != re.sub(r"[^a-z0-9]", "", name.lower()):
+    # Cheap tests first: the words must at least spell the name once separators are dropped.
+    if len(words) < 2:
+        return 0.0
+    spelled = "".join(words)
+    if len(spelled) > len(name) or spelled != re.sub(r"[^a-z0-9]", "", name.lower()):
         return 0.0
     parts = split_identifier(name)
     return 1.0 if len(parts) > 1 and words == parts else 0.0
