@@ -339,3 +339,21 @@ def test_a_name_defined_twice_lists_the_other_definition(tmp_path, monkeypatch):
         assert top.to_dict()["also_defined"] == top.also_defined
         payload = {"query": "loadConfig", "mode": "keyword", "results": [top.to_dict()]}
         assert "**Also defined:** `types.ts:1 interface loadConfig`" in render_search(payload).text
+
+
+def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(index, monkeypatch):
+    """An unfiltered search runs the vector index on the query thread; skipping that changes nothing."""
+    from codesift.retrieve import EarlyVectorRetriever
+
+    ran = []
+    original = EarlyVectorRetriever.run
+    monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: (ran.append(1), original(self, vector)))
+    queries = ("follow redirects and drop credentials", "cookie jar", "parse json request body")
+    early = [[(r.path, r.start_line, r.score) for r in index.search(q, limit=5).results] for q in queries]
+    assert len(ran) == len(queries)
+    monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: None)
+    late = [[(r.path, r.start_line, r.score) for r in index.search(q, limit=5).results] for q in queries]
+    assert early == late and all(early)
+    monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: (ran.append(1), original(self, vector)))
+    assert index.search("cookie jar", limit=5, kind="class").results  # filtered: searched on the caller's thread
+    assert len(ran) == len(queries)

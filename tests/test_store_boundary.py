@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from codesift import Index
-from codesift.retrieve import KeywordRetriever, VectorRetriever
+from codesift.retrieve import EarlyVectorRetriever, KeywordRetriever, VectorRetriever
 from codesift.search import Filters
 from codesift.store.reads import filter_sql
 from codesift.store.records import ChunkRecord, parse_decorators
@@ -103,3 +103,39 @@ def test_retrievers_take_filters(kw_index) -> None:
     assert fake.allowed is None
     with pytest.raises(TypeError):
         vectors.search("text", 5, Filters())
+
+
+def test_early_vector_retriever_answers_from_the_search_it_ran(kw_index) -> None:
+    class CountingVectors:
+        calls = 0
+
+        def search(self, query, limit, allowed=None):  # noqa: ANN001, ANN202
+            self.calls += 1
+            return [(7, 0.9), (3, 0.5)][:limit]
+
+    fake = CountingVectors()
+    vector = np.zeros(4, dtype=np.float32)
+    early = EarlyVectorRetriever(2)
+    early.run(vector)  # the vector index is not open yet: nothing searched ahead
+    assert fake.calls == 0
+    with pytest.raises(RuntimeError):
+        early.search(vector, 2, Filters())
+    early.retriever = VectorRetriever(fake, kw_index.store)  # type: ignore[arg-type]
+    assert early.search(vector, 2, Filters()) == [(7, 0.9), (3, 0.5)] and fake.calls == 1  # searched now
+    early.run(vector)
+    assert fake.calls == 2
+    assert early.search(vector, 2, Filters()) == [(7, 0.9), (3, 0.5)] and fake.calls == 2  # the early answer
+    assert early.search(vector, 1, Filters()) == [(7, 0.9)] and fake.calls == 3  # another limit: searched
+    early.search(vector, 2, Filters(kinds=("class",)))  # filters: searched with them
+    assert fake.calls == 4 and early.prefilter(Filters()) is None
+
+
+def test_early_vector_retriever_leaves_a_failing_search_to_the_caller(kw_index) -> None:
+    class Broken:
+        def search(self, query, limit, allowed=None):  # noqa: ANN001, ANN202
+            raise ValueError("broken index")
+
+    early = EarlyVectorRetriever(5, VectorRetriever(Broken(), kw_index.store))  # type: ignore[arg-type]
+    early.run(np.zeros(4, dtype=np.float32))  # on the query thread: no answer kept, nothing raised there
+    with pytest.raises(ValueError, match="broken index"):
+        early.search(np.zeros(4, dtype=np.float32), 5, Filters())

@@ -252,16 +252,14 @@ class Index(DenseSide):
         self._repair_if_needed()
         holds = self.keyword.holds if self.keyword is not None else None  # a reader has no keyword index here
         response.notes.extend(query_notes(self.store, query, holds))
-        vectors = pending = None
+        vectors = pending = early = None
         embedder = self.embedder() if mode != "keyword" else None
         chunks = self._chunk_count()
         coverage = min(1.0, self._embedded_count() / chunks) if embedder is not None and chunks else 1.0
         partial = mode == "hybrid" and coverage < self.config.rank.min_vector_coverage
         if embedder is not None and not partial:
-            # The query is embedded on another core while this thread opens the vector index and runs
-            # the keyword retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query.
-            pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query)
-            vectors = self._vector_index(embedder) if self.qdrant is None else None
+            pending, vectors, early = self._start_dense(embedder, filters, query, limit + offset,
+                                                        embedded_store=self.qdrant is None)
         failed: list[EmbeddingUnavailable] = []
 
         def query_vector() -> object:
@@ -311,8 +309,9 @@ class Index(DenseSide):
             retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)
             response.notes.extend(unsupported_notes(params))
         else:
-            retrievers = (KeywordRetriever.for_params(self.keyword, params),
-                          VectorRetriever(vectors, self.store) if vectors is not None else None)
+            vector_retriever = early if early is not None and early.retriever is not None else (
+                VectorRetriever(vectors, self.store) if vectors is not None else None)
+            retrievers = (KeywordRetriever.for_params(self.keyword, params), vector_retriever)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
         if failed:
             self._embed_error = failed[0]
@@ -331,11 +330,6 @@ class Index(DenseSide):
         response.embedding_status = "keyword_only"
         reason = self._embed_error.reason if self._embed_error else "unavailable"
         response.notes.append(f"semantic search unavailable ({reason}): keyword results only")
-
-    def _query_thread(self) -> ThreadPoolExecutor:
-        if self._query_pool is None:
-            self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codesift-query")
-        return self._query_pool
 
     # -- agent tools (see codesift.tools) --------------------------------------------------------
     @cached_property

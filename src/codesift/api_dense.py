@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,11 +20,15 @@ from .config import Config
 from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
 from .model_text import query_embed_text
+from .retrieve import EarlyVectorRetriever, VectorRetriever
+from .search import candidate_pool
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import MetaStore
 from .store.vectors import VectorIndex
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from .qdrant_reader import RemoteIndex
     from .search import Filters
 
@@ -48,6 +53,7 @@ class DenseSide:
     _embedded: tuple[int, int]
     _main_language: tuple[str | None, str | None]
     _preamble_vectors: dict[str, np.ndarray]
+    _query_pool: ThreadPoolExecutor | None
     remote: RemoteIndex | None  # reader mode (codesift.qdrant_reader)
 
     def embedder(self) -> Embedder | None:
@@ -127,10 +133,35 @@ class DenseSide:
         lang = self._main_language[1]
         return f"{lang} function: " if lang else "function: "
 
-    def _query_vector(self, embedder: Embedder, preamble: str, query: str) -> np.ndarray:
+    def _query_thread(self) -> ThreadPoolExecutor:
+        if self._query_pool is None:
+            self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codesift-query")
+        return self._query_pool
+
+    def _start_dense(self, embedder: Embedder, filters: Filters, query: str, limit: int, *,
+                     embedded_store: bool) -> tuple[Future, VectorIndex | None, EarlyVectorRetriever | None]:
+        """Embed the query on the query thread; returns its future, the vector index (the embedded store's) and,
+        for an unfiltered search of the embedded store, the vector retriever that searches on that thread too.
+
+        The query is embedded on another core while this thread opens the vector index and runs the keyword
+        retriever (onnxruntime releases the GIL): ~8 ms off a ~24 ms hybrid query. The vector search then
+        runs there as well while this thread reads the keyword hits' rows (100k symbols: p50 ×0.95)."""
+        early = None
+        if embedded_store and not filters:
+            early = EarlyVectorRetriever(candidate_pool(limit, self.config.overfetch))
+        pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query,
+                                              early.run if early is not None else None)
+        vectors = self._vector_index(embedder) if embedded_store else None
+        if early is not None and vectors is not None:
+            early.retriever = VectorRetriever(vectors, self.store)
+        return pending, vectors, early
+
+    def _query_vector(self, embedder: Embedder, preamble: str, query: str,
+                      then: Callable[[np.ndarray], None] | None = None) -> np.ndarray:
         """The query's vector; with ``preamble_debias`` λ, minus λ × the preamble's own vector, so that
         chunks whose embedding is mostly their preamble (short ones) stop matching every query:
-        ``(q − λp)·d = cos(q, d) − λ·cos(p, d)``."""
+        ``(q − λp)·d = cos(q, d) − λ·cos(p, d)``. ``then`` is called with it before it is returned (the
+        vector search of :class:`~codesift.retrieve.EarlyVectorRetriever`, on the same thread)."""
         vec = embedder.embed_query(query_embed_text(preamble, query))
         debias = self.config.rank.preamble_debias
         if debias > 0 and preamble:
@@ -138,6 +169,8 @@ class DenseSide:
                 self._preamble_vectors[preamble] = embedder.embed_query(preamble.strip())
             vec = vec - debias * self._preamble_vectors[preamble]
             vec = vec / (float(np.linalg.norm(vec)) or 1.0)
+        if then is not None:
+            then(vec)
         return vec
 
     def _vector_index(self, embedder: Embedder) -> VectorIndex:

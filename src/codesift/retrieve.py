@@ -70,3 +70,34 @@ class VectorRetriever:
         if isinstance(query, str):
             raise TypeError("the vector retriever takes the query's vector, not its text")
         return self.index.search(query, limit, self.prefilter(filters))
+
+
+@dataclass(slots=True)
+class EarlyVectorRetriever:
+    """The vector retriever of an unfiltered search, run on the query thread the moment the query's vector is
+    ready (:meth:`run`) while the caller's thread still reads the keyword hits' rows; :meth:`search` then
+    answers from it. ``retriever`` is set by the caller once the vector index is open: a vector ready before
+    that (or a search of another limit or with filters) is searched on the caller's thread as before."""
+
+    limit: int
+    retriever: VectorRetriever | None = None
+    _hits: list[tuple[int, float]] | None = field(default=None, repr=False)
+
+    def run(self, vector: np.ndarray) -> None:
+        """Search for ``vector`` now, when the vector index is already open (on the query thread)."""
+        retriever = self.retriever
+        if retriever is not None:
+            try:
+                self._hits = retriever.index.search(vector, self.limit)
+            except Exception:  # noqa: BLE001 - searched again, and raised, on the caller's thread
+                self._hits = None
+
+    def prefilter(self, filters: Filters) -> np.ndarray | None:
+        return self.retriever.prefilter(filters) if self.retriever is not None else None
+
+    def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        if self._hits is not None and limit == self.limit and not filters:
+            return self._hits
+        if self.retriever is None:
+            raise RuntimeError("the vector index is not open")
+        return self.retriever.search(query, limit, filters)
