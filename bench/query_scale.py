@@ -16,7 +16,8 @@ cost depends on their count and dimension, not their meaning. Per size, three fr
 - mcp: ``codesift serve`` over stdio, driven by the official MCP client: search_code p50/p95 and the
   server process's peak RSS.
 
-``--keep DIR`` keeps the built indexes there and reuses them on the next run.
+``--keep DIR`` keeps the built indexes there and reuses them on the next run (one built by another parser
+version, or before builds recorded theirs, is built again).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
 
     from codesift import Index
     from codesift.config import Config
-    from codesift.model import Chunk
+    from codesift.model import PARSER_VERSION, Chunk
     from codesift.store.keyword import keyword_fields
 
     rng = random.Random(size)
@@ -92,6 +93,9 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
             vecs = np.random.default_rng(f).normal(size=(len(chunks), DIM)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             store.put_vectors(hashes, vecs)
+    # Written like the indexer's own: ``codesift serve`` (the MCP phase) refreshes the index at start and
+    # would otherwise re-parse every file and drop the vectors of a --keep build for the next run.
+    store.set_meta("parser_version", PARSER_VERSION)
     store.set_meta("model_id", "all-MiniLM-L6-v2-int8-onnx")
     store.set_meta("model_dim", DIM)
     store.set_meta("last_update", time.time())
@@ -103,7 +107,8 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     if with_vectors:  # the vector snapshot (and HNSW graph above 20k) is part of building
         index._vector_index(index.embedder())
     index.close()
-    return {"build_s": round(build_s, 1), "vector_index_s": round(time.perf_counter() - t, 1)}
+    return {"build_s": round(build_s, 1), "vector_index_s": round(time.perf_counter() - t, 1),
+            "parser_version": PARSER_VERSION}
 
 
 def _percentiles(lat: list[float]) -> tuple[float, float]:
@@ -203,6 +208,12 @@ def _server_peak_rss(root: Path) -> int | None:
     return None
 
 
+def current_parser_version() -> str:
+    from codesift.model import PARSER_VERSION
+
+    return PARSER_VERSION
+
+
 def _child(args: list[str]) -> dict:
     res = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True, text=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -244,9 +255,10 @@ def main() -> None:
         root = base / f"{size}{'-v' if vec else ''}"
         done = root / ".codesift" / "bench-built.json"
         try:
-            if done.exists():
-                built = json.loads(done.read_text())
-            else:
+            built = json.loads(done.read_text()) if done.exists() else {}
+            if built.get("parser_version") != current_parser_version():  # none yet, or another parser's
+                built = {}
+            if not built:
                 shutil.rmtree(root, ignore_errors=True)
                 root.mkdir(parents=True)
                 built = _child(["--phase", "build", "--size", str(size), "--root", str(root),
