@@ -1,0 +1,111 @@
+"""Query latency of this checkout against another revision of codesift, on one index, side by side.
+
+    python bench/version_latency.py ROOT --rev 5eb0fe5 [--rounds 5] [--mode hybrid] [--index-dir DIR]
+    python bench/version_latency.py ROOT --other-src /path/to/other/src [...]
+
+For a change meant to make search faster without changing results: each round runs the same queries (half
+symbol names of the index, half four-word phrases) in a fresh process of each version, in turn, so machine
+noise hits both alike; prints the median over rounds of each version's p50 (all queries, names, phrases) and
+the ratio. ``--rev`` checks the revision out into a temporary git worktree (removed afterwards). ROOT must be
+indexed by a codesift both versions read (e.g. a ``bench/query_scale.py --keep`` build at 100k symbols).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WORDS = ("request response cache session user model query field form template url view config handler "
+         "parse build render load save token stream buffer header body error retry timeout event").split()
+
+
+def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
+    """One version's p50s (ms) over the queries, in this process (the version on ``sys.path`` first)."""
+    import codesift
+    from codesift import Index
+    from codesift.config import Config
+
+    index = Index(root, config=Config(index_dir=index_dir)) if index_dir else Index(root)
+    names = [r.name for r in index.store.iter_chunks(batch=5000) if r.kind in ("function", "method")][:5000]
+    if not names:
+        sys.exit(f"{root} holds no functions: index it first")
+    rng = random.Random(3)
+    qs = [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(queries)]
+    index.search("warm up", mode=mode)
+    lat = []
+    for q in qs:
+        t = time.perf_counter()
+        index.search(q, mode=mode)
+        lat.append((time.perf_counter() - t) * 1000)
+    return {"src": str(Path(codesift.__file__).parent), "all": statistics.median(lat),
+            "names": statistics.median(lat[1::2]), "phrases": statistics.median(lat[0::2])}
+
+
+def run_version(src: str | None, args: argparse.Namespace) -> dict:
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [sys.executable, __file__, args.root, "--child", "--mode", args.mode, "--queries", str(args.queries)]
+    if args.index_dir:
+        cmd += ["--index-dir", args.index_dir]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def compare(other_src: str, args: argparse.Namespace) -> None:
+    rows: dict[str, list[dict]] = {"this checkout": [], "other": []}
+    for _ in range(args.rounds):
+        rows["other"].append(run_version(other_src, args))
+        rows["this checkout"].append(run_version(None, args))
+    print(f"root: {args.root}, {args.queries} queries × {args.rounds} rounds, {args.mode}; "
+          f"other: {rows['other'][0]['src']}")
+    print("| version | p50 ms | names p50 | phrases p50 |\n|---|---|---|---|")
+    med = {label: {k: statistics.median(r[k] for r in runs) for k in ("all", "names", "phrases")}
+           for label, runs in rows.items()}
+    for label, m in med.items():
+        print(f"| {label} | {m['all']:.2f} | {m['names']:.2f} | {m['phrases']:.2f} |")
+    ratios = " ".join(f"{k} ×{med['this checkout'][k] / med['other'][k]:.3f}" for k in ("all", "names", "phrases"))
+    print(f"this checkout / other: {ratios}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--rev", help="a git revision of this repository to compare with")
+    which.add_argument("--other-src", help="the src/ folder of another codesift checkout")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--mode", default="hybrid", choices=("hybrid", "keyword", "semantic"))
+    ap.add_argument("--index-dir", help="the index's folder, when not ROOT/.codesift")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child(args.root, args.index_dir, args.mode, args.queries)))
+        return
+    if args.other_src:
+        compare(str(Path(args.other_src).resolve()), args)
+        return
+    if not args.rev:
+        sys.exit("give --rev REV or --other-src DIR")
+    repo = HERE.parent
+    with tempfile.TemporaryDirectory(prefix="codesift-rev-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree), args.rev], check=True)
+        try:
+            compare(str(tree / "src"), args)
+        finally:
+            subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force", str(tree)], check=False)
+
+
+if __name__ == "__main__":
+    main()
