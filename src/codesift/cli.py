@@ -342,7 +342,7 @@ def status(path: str | None, as_json: bool) -> None:
 @click.option("--http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --http.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port for --http.")
-@click.option("--no-embed", is_flag=True, help="Keyword search only: don't embed new chunks while serving.")
+@click.option("--no-embed", is_flag=True, help="Don't embed new or changed chunks while serving; searches still use the vectors already stored.")
 @click.option("--watch", "watch_files", is_flag=True, help="Apply file changes as they happen.")
 def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, watch_files: bool) -> None:
     """Serve PATH (default: the current directory) to AI agents over MCP.
