@@ -24,6 +24,15 @@ WORDS = ("request response middleware cache session user model query field form 
          "migration signal database connection transaction admin auth permission validate serialize").split()
 
 
+def latency_queries(index: Index, n: int) -> list[str]:
+    """``n`` queries, alternately a four-word phrase and the name of one of the index's functions."""
+    rng = random.Random(3)
+    names = [r[0] for r in index.store.db.execute("SELECT name FROM chunks WHERE kind='function' LIMIT 5000")]
+    if not names:
+        sys.exit(f"{index.root} holds no functions: index it first")
+    return [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(n)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root")
@@ -34,9 +43,7 @@ def main() -> None:
     index = Index(args.root, config=Config(index_dir=args.index_dir)) if args.index_dir else Index(args.root)
     if not index.store.counts()["chunks"]:
         sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")
-    rng = random.Random(3)
-    names = [r[0] for r in index.store.db.execute("SELECT name FROM chunks WHERE kind='function' LIMIT 5000")]
-    queries = [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(args.queries)]
+    queries = latency_queries(index, args.queries)
     full = index.config.rank
     if args.stage:
         if not isinstance(getattr(full, args.stage, None), bool):

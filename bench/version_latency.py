@@ -4,9 +4,9 @@
     python bench/version_latency.py ROOT --other-src /path/to/other/src [...]
 
 For a change meant to make search faster without changing results: each round runs the same queries (half
-symbol names of the index, half four-word phrases) in a fresh process of each version, in turn, so machine
-noise hits both alike; prints the median over rounds of each version's p50 (all queries, names, phrases) and
-the ratio. ``--rev`` checks the revision out into a temporary git worktree (removed afterwards). ROOT must be
+function names of the index, half four-word phrases: ``pipeline_latency.latency_queries``) in a fresh process
+of each version, in turn, so machine noise hits both alike; prints the median over rounds of each version's
+p50 (all queries, names, phrases) and the ratio. ``--rev`` checks the revision out into a temporary git worktree (removed afterwards). ROOT must be
 indexed by a codesift both versions read (e.g. a ``bench/query_scale.py --keep`` build at 100k symbols).
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -24,8 +23,6 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WORDS = ("request response cache session user model query field form template url view config handler "
-         "parse build render load save token stream buffer header body error retry timeout event").split()
 
 
 def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
@@ -34,12 +31,11 @@ def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
     from codesift import Index
     from codesift.config import Config
 
+    sys.path.insert(0, str(HERE))
+    from pipeline_latency import latency_queries  # the same queries as the pipeline's own latency bench
+
     index = Index(root, config=Config(index_dir=index_dir)) if index_dir else Index(root)
-    names = [r.name for r in index.store.iter_chunks(batch=5000) if r.kind in ("function", "method")][:5000]
-    if not names:
-        sys.exit(f"{root} holds no functions: index it first")
-    rng = random.Random(3)
-    qs = [rng.choice(names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(queries)]
+    qs = latency_queries(index, queries)
     index.search("warm up", mode=mode)
     lat = []
     for q in qs:

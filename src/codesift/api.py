@@ -309,7 +309,7 @@ class Index(DenseSide):
             retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)
             response.notes.extend(unsupported_notes(params))
         else:
-            vector_retriever = early if early is not None and early.retriever is not None else (
+            vector_retriever = early if early is not None else (
                 VectorRetriever(vectors, self.store) if vectors is not None else None)
             retrievers = (KeywordRetriever.for_params(self.keyword, params), vector_retriever)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]

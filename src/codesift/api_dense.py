@@ -151,8 +151,10 @@ class DenseSide:
             early = EarlyVectorRetriever(candidate_pool(limit, self.config.overfetch))
         pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query,
                                               early.run if early is not None else None)
-        vectors = self._vector_index(embedder) if embedded_store else None
-        if early is not None and vectors is not None:
+        if not embedded_store:
+            return pending, None, None
+        vectors = self._vector_index(embedder)
+        if early is not None:  # from here on its vector search can run on the query thread
             early.retriever = VectorRetriever(vectors, self.store)
         return pending, vectors, early
 

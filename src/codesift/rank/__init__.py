@@ -1,8 +1,9 @@
 """The ranking pipeline: small pure stages between fusion and formatting, each switchable.
 
 Order: query shape → weighted RRF (in :mod:`codesift.search`) → bonuses → re-rank boosts → diversity →
-consolidation → the learned re-ranker (:mod:`codesift.rank.learned`, over the first 20) → normalisation. Every stage reads and writes :class:`~codesift.rank.candidate.Candidate`
-objects and records what it did in ``Candidate.explain`` so ``search --explain`` can show it.
+consolidation → the learned re-ranker (:mod:`codesift.rank.learned`, over the first 20) → normalisation.
+Every stage reads and writes :class:`~codesift.rank.candidate.Candidate` objects and records what it did in
+``Candidate.explain`` so ``search --explain`` can show it.
 """
 
 from .candidate import Candidate
