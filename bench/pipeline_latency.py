@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 from dataclasses import fields, replace
+from pathlib import Path
 
 from codesift import Index
 from codesift.config import Config
@@ -40,6 +41,8 @@ def main() -> None:
     ap.add_argument("--stage", help="a [rank] switch: compare with the pipeline less this stage")
     ap.add_argument("--index-dir", help="the index's folder, when not ROOT/.codesift (a bench index)")
     args = ap.parse_args()
+    if not args.index_dir and not (Path(args.root) / ".codesift").is_dir():  # Index() would create one
+        sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")
     index = Index(args.root, config=Config(index_dir=args.index_dir)) if args.index_dir else Index(args.root)
     if not index.store.counts()["chunks"]:
         sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")

@@ -53,8 +53,11 @@ def run_version(src: str | None, args: argparse.Namespace) -> dict:
     cmd = [sys.executable, __file__, args.root, "--child", "--mode", args.mode, "--queries", str(args.queries)]
     if args.index_dir:
         cmd += ["--index-dir", args.index_dir]
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        sys.exit(f"the run with {src or 'this checkout'} failed: {last}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def compare(other_src: str, args: argparse.Namespace) -> None:
@@ -88,12 +91,20 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(args.root, args.index_dir, args.mode, args.queries)))
         return
+    if not args.index_dir and not (Path(args.root) / ".codesift").is_dir():
+        sys.exit(f"{args.root} is not indexed: run `codesift index {args.root}` first")
     if args.other_src:
+        if not (Path(args.other_src) / "codesift").is_dir():
+            sys.exit(f"{args.other_src} holds no codesift package")
         compare(str(Path(args.other_src).resolve()), args)
         return
     if not args.rev:
         sys.exit("give --rev REV or --other-src DIR")
     repo = HERE.parent
+    known = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "-q", f"{args.rev}^{{commit}}"],
+                           capture_output=True)
+    if known.returncode != 0:
+        sys.exit(f"{args.rev} is no revision of {repo}")
     with tempfile.TemporaryDirectory(prefix="codesift-rev-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree), args.rev], check=True)
