@@ -208,12 +208,6 @@ def _server_peak_rss(root: Path) -> int | None:
     return None
 
 
-def current_parser_version() -> str:
-    from codesift.model import PARSER_VERSION
-
-    return PARSER_VERSION
-
-
 def _child(args: list[str]) -> dict:
     res = subprocess.run([sys.executable, __file__, *args], check=True, capture_output=True, text=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -242,6 +236,8 @@ def main() -> None:
             res = mcp(args.size, root, args.queries, args.runs)
         print(json.dumps(res))
         return
+    from codesift.model import PARSER_VERSION  # a kept build of another parser version is built again
+
     keep = Path(args.keep) if args.keep else None
     print(f"{args.queries} queries (half symbol names, half 4-word phrases) × {args.runs} runs; "
           "p50/p95 of the median run; RSS in MB")
@@ -256,9 +252,7 @@ def main() -> None:
         done = root / ".codesift" / "bench-built.json"
         try:
             built = json.loads(done.read_text()) if done.exists() else {}
-            if built.get("parser_version") != current_parser_version():  # none yet, or another parser's
-                built = {}
-            if not built:
+            if built.get("parser_version") != PARSER_VERSION:  # none yet, or another parser's
                 shutil.rmtree(root, ignore_errors=True)
                 root.mkdir(parents=True)
                 built = _child(["--phase", "build", "--size", str(size), "--root", str(root),

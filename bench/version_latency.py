@@ -6,8 +6,9 @@
 For a change meant to make search faster without changing results: each round runs the same queries (half
 function names of the index, half four-word phrases: ``pipeline_latency.latency_queries``) in a fresh process
 of each version, in turn, so machine noise hits both alike; prints the median over rounds of each version's
-p50 (all queries, names, phrases) and the ratio. ``--rev`` checks the revision out into a temporary git worktree (removed afterwards). ROOT must be
-indexed by a codesift both versions read (e.g. a ``bench/query_scale.py --keep`` build at 100k symbols).
+p50 (all queries, names, phrases) and the ratio. ``--rev`` checks the revision out into a temporary git
+worktree (removed afterwards). ROOT must be indexed by a codesift both versions read (e.g. a
+``bench/query_scale.py --keep`` build at 100k symbols).
 """
 
 from __future__ import annotations
