@@ -111,10 +111,12 @@ def test_a_model_change_drops_the_old_vectors_and_the_next_update_re_embeds(inde
         # the other model's vectors are gone (not compared with this model's query), keywords answer
         assert res.mode == "keyword" and res.notes
         status = again.status()
-        assert status["model"] == model and status["embedded"] == 0
+        assert status["model"] == model and status["embedded"] == 0 and status["windows"]["embedded"] == 0
         stats = again.update()
-        assert stats.files_parsed == 0 and stats.embedded == status["chunks"]
+        # every chunk's text and every long chunk's further windows (store/windows.py)
+        assert stats.files_parsed == 0 and stats.embedded == status["chunks"] + status["windows"]["total"]
         assert again.status()["coverage"] == 1.0
+        assert again.status()["windows"]["embedded"] == status["windows"]["total"] > 0
         assert again.search("where are redirects followed").mode == "hybrid"
 
 
@@ -145,12 +147,12 @@ def test_a_query_tower_searches_an_index_embedded_by_the_base_model_as_it_is(rep
 def test_an_update_right_after_a_model_change_re_embeds_everything(index, repo):
     """No search first: the update itself notices the change (without loading the model when nothing
     changed) and re-embeds every chunk."""
-    chunks = index.status()["chunks"]
+    status = index.status()
     index.store.set_meta("model_id", "some-other-model")
     index.store.db.commit()
     with Index(repo) as again:
         stats = again.update()
-        assert stats.embedded == chunks and again.status()["coverage"] == 1.0
+        assert stats.embedded == status["chunks"] + status["windows"]["total"] and again.status()["coverage"] == 1.0
         assert again.store.get_meta("model_id") != "some-other-model"
     with Index(repo) as third:
         third.update()
@@ -161,8 +163,8 @@ def test_vectors_of_texts_edited_away_are_pruned(index, repo):
     def vector_hashes() -> set[str]:
         return {h for (h,) in index.store.db.execute("SELECT hash FROM vectors")}
 
-    def chunk_hashes() -> set[str]:
-        return {h for (h,) in index.store.db.execute("SELECT embed_hash FROM chunks")}
+    def chunk_hashes() -> set[str]:  # the chunks' texts and their windows' (store/windows.py)
+        return {h for (h,) in index.store.db.execute("SELECT embed_hash FROM chunks UNION SELECT hash FROM windows")}
 
     assert vector_hashes() == chunk_hashes()
     before = vector_hashes()

@@ -65,3 +65,21 @@ def test_the_tail_is_cut_at_a_line_end_and_never_repeats_the_head():
     text = "alpha beta\ngamma delta\nepsilon alpha zeta\n"
     assert vocabulary_tail(text, 15) == "alpha beta\ngamma delta epsilon zeta"
     assert vocabulary_tail("one long line without breaks here", 8) == "one long\nline without breaks here"
+
+
+def test_a_long_chunk_is_also_read_window_by_window():
+    from codesift.model_text import MAX_WINDOWS, window_texts
+
+    body = "".join(f"func step{i}(state *State) {{ state.value{i} = compute{i}(state) }}\n" for i in range(200))
+    chunk = Chunk("function", "run", "run", 1, 200, body, "go")
+    preamble = "go function run\nrun.go\n"
+    windows = window_texts(chunk, "run.go")
+    assert len(windows) == MAX_WINDOWS
+    assert all(w.startswith(preamble) and len(w) <= WINDOW_CHARS for w in windows)
+    pieces = [w[len(preamble):] for w in windows]
+    assert all(p in words_for_model(body) for p in pieces)  # whole lines of the code, in order
+    assert "step0(" not in pieces[0] and "step199(" in pieces[-1]  # past the head, to the very end
+    assert window_texts(chunk, "run.go", limit=2)[-1] == windows[-1] and window_texts(chunk, "run.go", limit=0) == []
+    # a chunk the model reads whole has none
+    assert window_texts(Chunk("function", "add", "add", 1, 2, "def add(a, b):\n    return a + b\n", "python"),
+                        "calc.py") == []

@@ -105,3 +105,41 @@ def test_usearch_then_onnxruntime_in_one_process(tmp_path):
     code = "from codesift.store.vectors import _usearch_index; _usearch_index(); import onnxruntime; print('ok')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "ok"
+
+
+def _unit(*xs):
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _windowed(tmp_path, chunk_vecs, window_vecs, owners):
+    """A WindowedVectors over chunk ids 1.. and window ids 101.. (owners: each window's chunk id)."""
+    chunks = VectorIndex(tmp_path / "c", 3)
+    cids = np.arange(1, len(chunk_vecs) + 1, dtype=np.int64)
+    chunks.load(1, lambda: cids, lambda ids: np.array([chunk_vecs[i - 1] for i in ids], dtype=np.float16))
+    windows = VectorIndex(tmp_path / "w", 3)
+    wids = np.arange(101, 101 + len(window_vecs), dtype=np.int64)
+    windows.load(1, lambda: wids, lambda ids: np.array([window_vecs[i - 101] for i in ids], dtype=np.float16))
+    return vmod.WindowedVectors(chunks, windows, np.array(owners))
+
+
+def test_a_long_chunk_scores_the_best_of_its_vectors(tmp_path):
+    # chunk 1's own vector points away from the query, its second window at it; chunk 2 is in between
+    vectors = _windowed(tmp_path, [_unit(0, 1, 0), _unit(1, 1, 0)], [_unit(0, 0, 1), _unit(1, 0, 0.05)], [1, 1])
+    query = _unit(1, 0, 0)
+    hits = vectors.search(query, 2)
+    assert [cid for cid, _ in hits] == [1, 2]
+    assert hits[0][1] == pytest.approx(float(_unit(1, 0, 0.05) @ query), abs=1e-3)
+    assert len(vectors) == 2 and np.allclose(vectors.vector_of(1), _unit(0, 1, 0), atol=1e-3)
+    # a chunk met only through a window also gets its own vector's score, and the best of the two wins
+    only_window = vectors.search(_unit(0, 0.2, 1), 1)
+    assert only_window[0][0] == 1 and only_window[0][1] == pytest.approx(float(_unit(0, 0, 1) @ _unit(0, 0.2, 1)),
+                                                                         abs=1e-3)
+
+
+def test_windows_obey_the_prefilter(tmp_path):
+    vectors = _windowed(tmp_path, [_unit(0, 1, 0), _unit(1, 1, 0)], [_unit(1, 0, 0)], [1])
+    query = _unit(1, 0, 0)
+    assert [cid for cid, _ in vectors.search(query, 2, np.array([2]))] == [2]  # chunk 1's window is filtered out
+    assert vectors.search(query, 1, np.array([1, 2]))[0][0] == 1
+    assert vectors.search(query, 0) == []

@@ -32,7 +32,7 @@ from .search import MODES, SearchParams, SearchResponse, run_search
 from .store.keyword import KeywordIndex
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import SCHEMA_VERSION, MetaStore
-from .store.vectors import VectorIndex
+from .store.vectors import DenseIndex
 from .synonyms import synonyms
 from .translate import translations
 from .services import Sources, check_path_in_services, services_to_update
@@ -98,7 +98,7 @@ class Index(DenseSide):
         self._writing = False  # this process holds the write lock (inside ``update``)
         self._embed_error: EmbeddingUnavailable | None = None
         self._embed_failed_at = 0.0
-        self._vectors: VectorIndex | None = None
+        self._vectors: DenseIndex | None = None
         self._vectors_gen = -1
         self._count_cache: tuple[str | None, int] = (None, 0)
         self._main_language: tuple[str | None, str] = (None, "")
@@ -181,7 +181,7 @@ class Index(DenseSide):
         if embed and self._model_changed():
             self.embedder()  # adopts the configured model now: the old model's dropped vectors count below
         # One count per update (a scan of every chunk): the CLI runs an update before each search.
-        pending = self.store.count_missing_embeddings() if (embed or stats.files_parsed) else 0
+        pending = self.store.count_missing_embeddings(with_windows=self.config.embed_windows) if (embed or stats.files_parsed) else 0
         if embed and embed_threshold is not None and pending > embed_threshold:
             embed = False
             # Too many to embed before a search, but what the machine-wide cache holds costs no model run.
@@ -488,6 +488,7 @@ class Index(DenseSide):
             "quarantined": {path: err for path, (_, _, err) in sorted(quarantined.items())},
             # language -> {error, files}: grammars that failed to load, their files indexed as line windows
             "grammar_errors": grammar_failures(self.store),
+            "windows": dict(zip(("total", "embedded"), self.store.window_counts())),  # long chunks' further vectors
         }
         query_model = getattr(embedder, "query_model_id", None)
         if query_model and query_model != status["model"]:  # a query tower over the base model's vectors

@@ -24,7 +24,7 @@ from .retrieve import EarlyVectorRetriever, VectorRetriever
 from .search import candidate_pool
 from .store.lock import IndexBusy, WriteLock
 from .store.sqlite import MetaStore
-from .store.vectors import VectorIndex
+from .store.vectors import DenseIndex, VectorIndex, WindowedVectors
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -48,7 +48,7 @@ class DenseSide:
     _embed_error: EmbeddingUnavailable | None
     _embed_failed_at: float
     _writing: bool
-    _vectors: VectorIndex | None
+    _vectors: DenseIndex | None
     _vectors_gen: int
     _embedded: tuple[int, int]
     _main_language: tuple[str | None, str | None]
@@ -139,7 +139,7 @@ class DenseSide:
         return self._query_pool
 
     def _start_dense(self, embedder: Embedder, filters: Filters, query: str, limit: int, *,
-                     embedded_store: bool) -> tuple[Future, VectorIndex | None, EarlyVectorRetriever | None]:
+                     embedded_store: bool) -> tuple[Future, DenseIndex | None, EarlyVectorRetriever | None]:
         """Embed the query on the query thread; returns its future, the vector index (the embedded store's) and,
         for an unfiltered search of the embedded store, the vector retriever that searches on that thread too.
 
@@ -175,15 +175,30 @@ class DenseSide:
             then(vec)
         return vec
 
-    def _vector_index(self, embedder: Embedder) -> VectorIndex:
+    def _vector_index(self, embedder: Embedder) -> DenseIndex:
         gen = int(self.store.get_meta("generation", "0") or 0)
         if self._vectors is None or gen != self._vectors_gen:
             vectors = VectorIndex(self.folder / "dense", embedder.dim, embedder.model_id)
             vectors.load(gen, self.store.embedded_chunk_ids, lambda ids: self.store.vectors_for(ids, embedder.dim))
-            self._vectors, self._vectors_gen = vectors, gen
+            windows = self._window_index(embedder, gen)
+            self._vectors = vectors if windows is None else WindowedVectors(
+                vectors, windows, self.store.window_owners(windows.ids))
+            self._vectors_gen = gen
         return self._vectors
 
-    def _current_vectors(self) -> VectorIndex | None:
+    def _window_index(self, embedder: Embedder, gen: int) -> VectorIndex | None:
+        """The long chunks' window vectors (store/windows.py), once ``min_vector_coverage`` of them are embedded:
+        a chunk with its windows beside one without would win on having more vectors, not on its code."""
+        if not (self.config.embed_windows and self.config.rank.window_vectors):
+            return None
+        total, embedded = self.store.window_counts()
+        if not total or embedded < self.config.rank.min_vector_coverage * total:
+            return None
+        windows = VectorIndex(self.folder / "dense-windows", embedder.dim, embedder.model_id)
+        windows.load(gen, self.store.embedded_window_ids, lambda ids: self.store.window_vectors_for(ids, embedder.dim))
+        return windows
+
+    def _current_vectors(self) -> DenseIndex | None:
         """The vector index of the current generation; None when no embedder is available."""
         if self.remote is not None:  # a reader: the collection's vectors (no model needed to compare them)
             return self.remote.vectors()  # type: ignore[return-value]

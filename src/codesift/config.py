@@ -46,6 +46,9 @@ class Config:
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
+    # A chunk longer than the model's window also gets a vector per further window of its code (store/windows.py),
+    # embedded after every chunk has its own; false embeds chunks only (about half the embedding time).
+    embed_windows: bool = True
     auto_embed_limit: int = 64  # `search` embeds pending chunks first only when at most this many
     threshold: float = 0.0  # drop results whose normalised score is below this
     query_expansion: str = "off"  # "off", "llm" (rewrite through a chat model) or "vocab" (the index's own vocabulary)
@@ -208,6 +211,8 @@ def validate(cfg: Config) -> None:
             raise ConfigError(f"{key} must be a non-empty string")
     if cfg.qdrant_shards < 0 or cfg.qdrant_replicas < 0:
         raise ConfigError("qdrant_shards and qdrant_replicas must be >= 0 (0: the server's default)")
+    if not isinstance(cfg.embed_windows, bool):
+        raise ConfigError("embed_windows must be true or false")
     if not isinstance(cfg.qdrant_on_disk, bool):
         raise ConfigError(f"qdrant_on_disk must be true or false, got {cfg.qdrant_on_disk!r}")
     if cfg.qdrant_quantization not in ("none", "int8"):

@@ -26,7 +26,7 @@ from .grammar_status import GRAMMAR_FAILED, grammar_failure
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import PARSER_VERSION, Chunk
-from .model_text import embed_text
+from .model_text import embed_text, window_texts
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
@@ -121,6 +121,7 @@ class Prepared:
     references: refs.Packed = field(default_factory=list)
     warning: str | None = None
     hashes: list[str] = field(default_factory=list)
+    window_hashes: list[list[str]] = field(default_factory=list)  # each chunk's window texts' (store/windows.py)
     fields: list[tuple[str, str, str, str]] = field(default_factory=list)
     error: BaseException | None = None
     text: str | None = None  # the decoded text, for grep's trigram index (store/grams.py)
@@ -145,11 +146,12 @@ def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepa
     try:
         language, chunks, references, warning = parse_file(path, data)
         hashes = [_digest(embed_text(c, path)) for c in chunks]
+        window_hashes = [[_digest(w) for w in window_texts(c, path)] for c in chunks]
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
                   for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
-    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, fields,
+    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, window_hashes, fields,
                     text=_decode(data)[0], grammar_error=grammar_failure(language))
 
 
@@ -329,7 +331,7 @@ class Indexer:
             self.keyword.delete_file(old.id)
         file_id, ids = self.store.replace_file(
             f.path, f.size, f.mtime, prepared.digest, prepared.language, chunks, prepared.hashes, warning,
-            prepared.references, prepared.text,
+            prepared.references, prepared.text, prepared.window_hashes,
         )
         for chunk_id, chunk, fields in zip(ids, chunks, prepared.fields):
             self.keyword.add_fields(chunk_id, file_id, f.path, chunk.language, chunk.kind, fields)
@@ -361,7 +363,7 @@ class Indexer:
         guard = lock if lock is not None else nullcontext()
         self.embed_error = None
         with guard:
-            total = self.store.count_missing_embeddings() if pending is None else pending
+            total = self.store.count_missing_embeddings(with_windows=self.config.embed_windows) if pending is None else pending
         if limit is not None:
             total = min(total, limit)
         done = 0
@@ -370,13 +372,18 @@ class Indexer:
             progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
             with guard:
-                pairs = self.store.missing_embeddings(min(batch, total - done))
+                pairs = self._missing_texts(min(batch, total - done))
                 if not pairs:
                     break
-                cached = self._take_cached(embedder.model_id, [h for h, _ in pairs], embedder.dim)
-                todo = [(h, cid) for h, cid in pairs if h not in cached]
-                rows = self.store.chunks_by_id(cid for _, cid in todo) if todo else {}
-                texts = [embed_text(rows[cid].to_chunk(), rows[cid].path) for _, cid in todo]
+                cached = self._take_cached(embedder.model_id, [h for h, _, _ in pairs], embedder.dim)
+                todo = [(h, cid, seq) for h, cid, seq in pairs if h not in cached]
+                rows = self.store.chunks_by_id(cid for _, cid, _ in todo) if todo else {}
+                shaped = [(h, _text_of(rows[cid], seq)) for h, cid, seq in todo]
+                # a vector is stored under its own text's hash only (the cache is content-addressed): a window
+                # that this codesift cuts otherwise waits for its file's re-parse
+                keep = [t is not None and (seq < 0 or _digest(t) == h) for (h, _, seq), (_, t) in zip(todo, shaped)]
+                todo = [p for p, k in zip(todo, keep) if k]
+                texts = [t for (_, t), k in zip(shaped, keep) if k]
                 if not todo:
                     self.store.bump("generation")
                     self.store.commit()
@@ -391,8 +398,8 @@ class Indexer:
                     break
                 with guard:
                     # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
-                    self.store.put_vectors([h for h, _ in todo], vectors)
-                    self.shared_cache.put_many(embedder.model_id, [h for h, _ in todo], vectors)
+                    self.store.put_vectors([h for h, _, _ in todo], vectors)
+                    self.shared_cache.put_many(embedder.model_id, [h for h, _, _ in todo], vectors)
                     self.store.bump("generation")
                     self.store.commit()
             done += len(pairs)
@@ -400,14 +407,22 @@ class Indexer:
                 progress("embed", done, total)
         return done
 
+    def _missing_texts(self, limit: int) -> list[tuple[str, int, int]]:
+        """(hash, chunk id, window number) of texts to embed: every chunk's own text (window -1) before any
+        window of a long chunk's (store/windows.py), so hybrid search is complete as early as before."""
+        pairs = [(h, cid, -1) for h, cid in self.store.missing_embeddings(limit)]
+        if len(pairs) < limit and self.config.embed_windows:
+            pairs += self.store.missing_window_embeddings(limit - len(pairs))
+        return pairs
+
     def fill_from_cache(self, model_id: str, dim: int) -> int:
         """Give pending chunks the vectors the machine-wide cache holds for their texts, without running
         the model (another index on this machine, a worktree or a clone of the same code, computed them);
         stops at the first batch of which the cache holds under half (the texts it lacks stay pending, first
         in the next batch). Returns how many texts were filled."""
         filled = 0
-        while pairs := self.store.missing_embeddings(self.config.embed_batch):  # one pair per text
-            found = len(self._take_cached(model_id, [h for h, _ in pairs], dim))
+        while pairs := self._missing_texts(self.config.embed_batch):  # one per text
+            found = len(self._take_cached(model_id, [h for h, _, _ in pairs], dim))
             filled += found
             if 2 * found < len(pairs):
                 break
@@ -435,6 +450,16 @@ def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
     except ValueError:
         return ()
     return (f"/{rel.as_posix()}/",)
+
+
+def _text_of(row: ChunkRecord, window: int) -> str | None:
+    """What the dense model reads of a chunk (``window`` -1) or of one of its windows; None for a window this
+    codesift no longer cuts from the chunk."""
+    chunk = row.to_chunk()
+    if window < 0:
+        return embed_text(chunk, row.path)
+    texts = window_texts(chunk, row.path)
+    return texts[window] if window < len(texts) else None
 
 
 def _keyword_doc(row: ChunkRecord) -> KeywordDoc:

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 # 17: a plural of -ing meets its singular (``settings`` → ``set``, was ``setting``; ``strings`` → ``str``).
 # 18: a short punctuation literal's names join the body's keyword terms (``'`'`` → ``backtick``).
 # 19: a definition that calls itself gets ``recursive recursively recursion recurse recurs``.
-PARSER_VERSION = "19"
+# 20: a chunk longer than the model's window records its further windows' text hashes (store/windows.py).
+PARSER_VERSION = "20"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

@@ -28,6 +28,8 @@ from .tokenize import words_for_model
 WINDOW_CHARS = 400
 # Doc and code kept verbatim after the preamble, cut back to a line end.
 HEAD_CHARS = 120
+# Further window vectors of a long chunk (window_texts); 0 embeds none.
+MAX_WINDOWS = 6
 
 _WORD = re.compile(r"[A-Za-z][a-z]{2,}|[A-Z]{2,}")
 # Keywords and builtins of the indexed languages: every body repeats them, they say nothing of this one.
@@ -64,6 +66,36 @@ def vocabulary_tail(text: str, head_chars: int) -> str:
         if word not in seen:
             words[word] = None
     return head + "\n" + " ".join(words)
+
+
+def window_texts(chunk: Chunk, path: str, limit: int = MAX_WINDOWS) -> list[str]:
+    """The further texts the dense model reads of a chunk longer than its window: the code past the first
+    window, cut at line ends into window-sized pieces, each behind the chunk's preamble; at most ``limit``,
+    evenly spaced over the chunk. Empty for a chunk the model reads whole.
+
+    :func:`embed_text` gives a long function one vector of its head and vocabulary; a query that describes a
+    step deep inside it (``Command.run``'s default command, its before hooks) meets that step's window, and
+    the chunk's vector score is the best of its vectors (``store.windows.WindowedVectors``)."""
+    preamble = words_for_model(f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n")
+    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
+    body = words_for_model((doc + "\n" if doc else "") + chunk.text)
+    room = WINDOW_CHARS - len(preamble)
+    if limit <= 0 or len(preamble) + len(body) <= WINDOW_CHARS or room < WINDOW_CHARS // 4:
+        return []
+    pieces: list[str] = []
+    piece = ""
+    for line in body.splitlines():
+        if piece and len(piece) + len(line) + 1 > room:
+            pieces.append(piece)
+            piece = ""
+        piece += line[:room] + "\n"
+    if piece.strip():
+        pieces.append(piece)
+    pieces = [p for p in pieces[1:] if p.strip()]  # the first is the head embed_text already reads
+    if len(pieces) > limit:
+        step = (len(pieces) - 1) / (limit - 1) if limit > 1 else 0.0
+        pieces = [pieces[round(i * step)] for i in range(limit)]
+    return [preamble + p for p in pieces]
 
 
 def query_embed_text(preamble: str, query: str) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 
 from .store.keyword import NEAR_WEIGHT, KeywordIndex
 from .store.sqlite import MetaStore
-from .store.vectors import VectorIndex
+from .store.vectors import DenseIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     from .search import Filters, SearchParams
@@ -56,7 +56,7 @@ class VectorRetriever:
     """Cosine over the vector index; the filters become its pre-filter (the chunk ids the store says pass
     them), computed by ``prefilter`` ahead of the query vector when the caller can."""
 
-    index: VectorIndex
+    index: DenseIndex
     store: MetaStore
     _allowed: tuple[Filters, np.ndarray | None] | None = field(default=None, repr=False)
 

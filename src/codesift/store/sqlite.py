@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..model import Chunk
-from . import grams, names, refs
+from . import grams, names, refs, windows
 from .commits import CommitStore
 from .reads import FilterLike, ReadQueries, filter_sql
 from .records import ChunkRecord, chunk_record
@@ -118,6 +118,7 @@ class MetaStore(ReadQueries):
                 self.db.executescript(refs.SCHEMA)
             names.install(self.db)
             grams.install(self.db)
+            windows.install(self.db)
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.create_function("codesift_path_match", 2, _path_match, deterministic=True)
         self.db.row_factory = sqlite3.Row
@@ -167,6 +168,7 @@ class MetaStore(ReadQueries):
         self.db.execute("DELETE FROM refs WHERE file_id=?", (file_id,))
         names.remove_file(self.db, file_id)
         grams.remove_file(self.db, file_id)
+        windows.remove_file(self.db, file_id)
         self.db.execute("DELETE FROM chunks WHERE file_id=?", (file_id,))
 
     def migrate_from(self, version: str) -> bool:
@@ -199,9 +201,10 @@ class MetaStore(ReadQueries):
         warning: str | None = None,
         references: refs.Packed | None = None,
         text: str | None = None,
+        window_hashes: list[list[str]] | None = None,
     ) -> tuple[int, list[int]]:
-        """Insert or replace a file, its chunks, their names and the file's references (as packed by
-        :func:`codesift.store.refs.pack`); return (file_id, chunk ids)."""
+        """Insert or replace a file, its chunks, their names, their windows' text hashes (store/windows.py) and
+        the file's references (as packed by :func:`codesift.store.refs.pack`); return (file_id, chunk ids)."""
         row = self.db.execute("SELECT id FROM files WHERE path=?", (path,)).fetchone()
         now = time.time()
         if row:
@@ -235,6 +238,8 @@ class MetaStore(ReadQueries):
         )
         names.add(self.db, [(cid, c.name, c.qualified_name) for cid, c in zip(ids, chunks)
                             if c.kind not in names.NON_SYMBOL_KINDS])
+        if window_hashes:
+            windows.add(self.db, file_id, ids, window_hashes)
         if references:
             refs.insert(self.db, file_id, references)
         if text is not None:  # the file's decoded text, for grep's trigram index
@@ -360,11 +365,31 @@ class MetaStore(ReadQueries):
         ).fetchall()
         return [(r[0], r[1]) for r in rows]
 
-    def count_missing_embeddings(self) -> int:
-        return self.db.execute(
+    def count_missing_embeddings(self, *, with_windows: bool = True) -> int:
+        """Texts with no stored vector yet: chunks' and, ``with_windows``, their windows' (store/windows.py)."""
+        chunks = self.db.execute(
             "SELECT count(DISTINCT embed_hash) FROM chunks c "
             "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)"
         ).fetchone()[0]
+        return chunks + (windows.count_missing(self.db) if with_windows else 0)
+
+    def missing_window_embeddings(self, limit: int) -> list[tuple[str, int, int]]:
+        """(hash, chunk id, window number) of window texts with no stored vector yet, one per hash."""
+        return windows.missing(self.db, limit)
+
+    def window_counts(self) -> tuple[int, int]:
+        """(windows, windows with a vector)."""
+        return windows.count(self.db)
+
+    def embedded_window_ids(self) -> np.ndarray:
+        return windows.embedded_ids(self.db)
+
+    def window_vectors_for(self, ids: np.ndarray, dim: int) -> np.ndarray:
+        return windows.vectors_for(self.db, ids, dim)
+
+    def window_owners(self, ids: np.ndarray) -> np.ndarray:
+        """The chunk id of each window id (-1: gone)."""
+        return windows.owners(self.db, ids)
 
     def reset_vectors(self, model_id: str, dim: int) -> None:
         """Forget every vector (another model made them) and record the model that makes the next ones;
@@ -378,7 +403,7 @@ class MetaStore(ReadQueries):
     def prune_vectors(self) -> int:
         """Delete the vectors no chunk (nor indexed commit) uses any more — texts that were edited away —
         and return how many; committed. The machine-wide cache still holds them."""
-        keep = "SELECT embed_hash FROM chunks"
+        keep = "SELECT embed_hash FROM chunks UNION SELECT hash FROM windows"
         if self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='commits'").fetchone():
             keep += " UNION SELECT embed_hash FROM commits"
         removed = self.db.execute(f"DELETE FROM vectors WHERE hash NOT IN ({keep})").rowcount

@@ -172,3 +172,54 @@ class VectorIndex:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(int(ids[i]), float(scores[i])) for i in top]
+
+
+class WindowedVectors:
+    """Chunk-id → vector search where a long chunk's score is the best of its own vector and its windows'
+    (``store/windows.py``): ``search`` answers as :meth:`VectorIndex.search` does, over both snapshots.
+
+    The windows' list is fetched ``WINDOW_FETCH`` times deeper (a chunk has up to six windows). A chunk met only
+    through a window also gets its own vector's score; a chunk met only through its own vector keeps that one,
+    since its windows scored below every window fetched."""
+
+    WINDOW_FETCH = 2
+
+    def __init__(self, chunks: VectorIndex, windows: VectorIndex, owners: np.ndarray) -> None:
+        self.chunks = chunks
+        self.windows = windows
+        self.owners = np.asarray(owners, dtype=np.int64)  # the chunk id of each of ``windows.ids``
+        self._owner = dict(zip(np.asarray(windows.ids).tolist(), self.owners.tolist()))
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def vector_of(self, chunk_id: int) -> np.ndarray | None:
+        return self.chunks.vector_of(chunk_id)
+
+    def search(
+        self, query: np.ndarray, limit: int, allowed: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        """Top ``limit`` (chunk id, best cosine of its vectors) pairs; ``allowed`` restricts to those chunk ids."""
+        best = dict(self.chunks.search(query, limit, allowed))
+        if limit <= 0 or len(self.windows) == 0:
+            return list(best.items())
+        query = np.asarray(query, dtype=np.float32)
+        in_windows = None
+        if allowed is not None:
+            in_windows = np.asarray(self.windows.ids)[np.isin(self.owners, allowed)]
+            if len(in_windows) == 0:
+                return list(best.items())
+        for wid, score in self.windows.search(query, self.WINDOW_FETCH * limit, in_windows):
+            cid = self._owner.get(wid, -1)
+            if cid < 0:
+                continue
+            if cid not in best:
+                own = self.chunks.vector_of(cid)
+                if own is None:
+                    continue
+                best[cid] = float(own @ query)
+            best[cid] = max(best[cid], score)
+        return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+
+DenseIndex = VectorIndex | WindowedVectors  # what the vector retriever searches
