@@ -359,3 +359,38 @@ def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(index, monkey
     monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: (ran.append(1), original(self, vector)))
     assert index.search("cookie jar", limit=5, kind="class").results  # filtered: searched on the caller's thread
     assert len(ran) == len(queries)
+
+
+def test_long_chunks_are_searched_by_their_best_window(index, repo):
+    from codesift.store.vectors import WindowedVectors
+
+    status = index.status()
+    assert status["windows"]["embedded"] == status["windows"]["total"] > 0
+    vectors = index._current_vectors()
+    assert isinstance(vectors, WindowedVectors) and len(vectors.windows) == status["windows"]["total"]
+    # every window belongs to a chunk of the index, and each chunk's windows are its own code past the head
+    rows = index.store.chunks_by_id(set(vectors.owners.tolist()))
+    assert set(vectors.owners.tolist()) <= set(rows)
+    # a chunk's vector score is the best of its vectors: never below its own vector's
+    query = vectors.windows.matrix[0].astype("float32")
+    owner = int(vectors.owners[0])
+    hits = dict(vectors.search(query / (float((query @ query) ** 0.5) or 1.0), 50))
+    assert owner in hits and hits[owner] == pytest.approx(max(hits.values()), abs=1e-3)
+    # a file edited away takes its windows with it
+    (repo / "src/http/sessions.py").unlink()
+    index.update()
+    assert not index.store.db.execute("SELECT 1 FROM windows w LEFT JOIN chunks c ON c.id = w.chunk_id "
+                                      "WHERE c.id IS NULL").fetchone()
+
+
+def test_embed_windows_off_embeds_chunks_only(repo):
+    (repo / "codesift.toml").write_text("embed_windows = false\n")
+    from codesift.store.vectors import VectorIndex
+
+    with Index(repo) as idx:
+        stats = idx.update()
+        status = idx.status()
+        assert stats.embedded == status["chunks"] and status["windows"]["embedded"] == 0
+        assert status["windows"]["total"] > 0  # recorded at parse time: turning it on later embeds them
+        assert type(idx._current_vectors()) is VectorIndex
+        assert idx.search("where are redirects followed").mode == "hybrid"

@@ -135,6 +135,10 @@ def parity_env(tmp_path: Path, monkeypatch):
     url = os.environ["CODESIFT_QDRANT_URL"] if server else str(tmp_path / "qdrant")
     monkeypatch.delenv("CODESIFT_EMBEDDER", raising=False)
     embedded, other = write_repo(tmp_path / "a" / "repo", FILES), write_repo(tmp_path / "b" / "repo", FILES)
+    # The Qdrant backend keeps one vector a chunk; the embedded store's window vectors of long chunks
+    # (store/windows.py) are its own, so they are off here (in both trees: the file is indexed too).
+    for root in (embedded, other):
+        (root / "codesift.toml").write_text("embed_windows = false\n")
 
     def qdrant() -> None:
         monkeypatch.setenv("CODESIFT_BACKEND", "qdrant")

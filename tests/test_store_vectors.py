@@ -131,10 +131,13 @@ def test_a_long_chunk_scores_the_best_of_its_vectors(tmp_path):
     assert [cid for cid, _ in hits] == [1, 2]
     assert hits[0][1] == pytest.approx(float(_unit(1, 0, 0.05) @ query), abs=1e-3)
     assert len(vectors) == 2 and np.allclose(vectors.vector_of(1), _unit(0, 1, 0), atol=1e-3)
-    # a chunk met only through a window also gets its own vector's score, and the best of the two wins
-    only_window = vectors.search(_unit(0, 0.2, 1), 1)
-    assert only_window[0][0] == 1 and only_window[0][1] == pytest.approx(float(_unit(0, 0, 1) @ _unit(0, 0.2, 1)),
+    # a chunk met only through a window scores that window's
+    only_window = vectors.search(_unit(0, -0.2, 1), 1)
+    assert only_window[0][0] == 1 and only_window[0][1] == pytest.approx(float(_unit(0, 0, 1) @ _unit(0, -0.2, 1)),
                                                                          abs=1e-3)
+    # a margin comes off the windows' cosines only
+    vectors.margin = 0.5
+    assert [cid for cid, _ in vectors.search(query, 2)] == [2, 1]
 
 
 def test_windows_obey_the_prefilter(tmp_path):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .config import Config
+from .config import Config, embeds_windows
 from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
 from .model_text import query_embed_text
@@ -182,14 +182,14 @@ class DenseSide:
             vectors.load(gen, self.store.embedded_chunk_ids, lambda ids: self.store.vectors_for(ids, embedder.dim))
             windows = self._window_index(embedder, gen)
             self._vectors = vectors if windows is None else WindowedVectors(
-                vectors, windows, self.store.window_owners(windows.ids))
+                vectors, windows, self.store.window_owners(windows.ids), self.config.rank.window_margin)
             self._vectors_gen = gen
         return self._vectors
 
     def _window_index(self, embedder: Embedder, gen: int) -> VectorIndex | None:
         """The long chunks' window vectors (store/windows.py), once ``min_vector_coverage`` of them are embedded:
         a chunk with its windows beside one without would win on having more vectors, not on its code."""
-        if not (self.config.embed_windows and self.config.rank.window_vectors):
+        if not (embeds_windows(self.config) and self.config.rank.window_vectors):
             return None
         total, embedded = self.store.window_counts()
         if not total or embedded < self.config.rank.min_vector_coverage * total:

@@ -92,6 +92,7 @@ class RankSettings:
     # A long chunk's vector score is the best of its own vector's and its further windows' (store/windows.py;
     # embedded unless embed_windows = false): a question about a step deep inside a long function meets it.
     window_vectors: bool = True
+    window_margin: float = 0.0  # cosine taken off a window's score before it competes with the chunk's own
     # Cosine taken off a one-line chunk's vector score, ramping to 0 at 10 lines; bench/loco.py picks
     # 0.06 (grid 0–0.12) and it holds out: +0.012 MRR@10 held-out mean with the keyword factor.
     short_vector_penalty: float = 0.06

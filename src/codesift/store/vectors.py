@@ -179,14 +179,15 @@ class WindowedVectors:
     (``store/windows.py``): ``search`` answers as :meth:`VectorIndex.search` does, over both snapshots.
 
     The windows' list is fetched ``WINDOW_FETCH`` times deeper (a chunk has up to six windows). A chunk met only
-    through a window also gets its own vector's score; a chunk met only through its own vector keeps that one,
-    since its windows scored below every window fetched."""
+    through a window scores that window's; one met only through its own vector keeps that one, since its windows
+    scored below every window fetched (what a Qdrant multivector search answers too)."""
 
     WINDOW_FETCH = 2
 
-    def __init__(self, chunks: VectorIndex, windows: VectorIndex, owners: np.ndarray) -> None:
+    def __init__(self, chunks: VectorIndex, windows: VectorIndex, owners: np.ndarray, margin: float = 0.0) -> None:
         self.chunks = chunks
         self.windows = windows
+        self.margin = margin  # taken off a window's cosine: the best of many vectors is high by chance alone
         self.owners = np.asarray(owners, dtype=np.int64)  # the chunk id of each of ``windows.ids``
         self._owner = dict(zip(np.asarray(windows.ids).tolist(), self.owners.tolist()))
 
@@ -203,7 +204,6 @@ class WindowedVectors:
         best = dict(self.chunks.search(query, limit, allowed))
         if limit <= 0 or len(self.windows) == 0:
             return list(best.items())
-        query = np.asarray(query, dtype=np.float32)
         in_windows = None
         if allowed is not None:
             in_windows = np.asarray(self.windows.ids)[np.isin(self.owners, allowed)]
@@ -213,12 +213,7 @@ class WindowedVectors:
             cid = self._owner.get(wid, -1)
             if cid < 0:
                 continue
-            if cid not in best:
-                own = self.chunks.vector_of(cid)
-                if own is None:
-                    continue
-                best[cid] = float(own @ query)
-            best[cid] = max(best[cid], score)
+            best[cid] = max(best.get(cid, -np.inf), score - self.margin)
         return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
