@@ -24,6 +24,7 @@ import pytest
 pytest.importorskip("qdrant_client")
 
 from codesift import Index  # noqa: E402
+from codesift.store.qdrant import WINDOWS  # noqa: E402
 
 from conftest import write_repo  # noqa: E402
 
@@ -135,10 +136,6 @@ def parity_env(tmp_path: Path, monkeypatch):
     url = os.environ["CODESIFT_QDRANT_URL"] if server else str(tmp_path / "qdrant")
     monkeypatch.delenv("CODESIFT_EMBEDDER", raising=False)
     embedded, other = write_repo(tmp_path / "a" / "repo", FILES), write_repo(tmp_path / "b" / "repo", FILES)
-    # The Qdrant backend keeps one vector a chunk; the embedded store's window vectors of long chunks
-    # (store/windows.py) are its own, so they are off here (in both trees: the file is indexed too).
-    for root in (embedded, other):
-        (root / "codesift.toml").write_text("embed_windows = false\n")
 
     def qdrant() -> None:
         monkeypatch.setenv("CODESIFT_BACKEND", "qdrant")
@@ -173,9 +170,17 @@ def test_same_top5_in_keyword_and_hybrid_mode(parity_env) -> None:
         idx.qdrant.query_batch = lambda requests: batches.append(len(requests)) or real(requests)  # type: ignore[method-assign]
         response = idx.search("verify token signature", limit=5)
         assert response.mode == "hybrid" and response.results[0].vector_rank is not None
-        # The keyword query (and its every-word variant when keyword_and_first is on) and the dense
-        # query: one round-trip.
-        assert batches == [2 + idx.config.rank.keyword_and_first]
+        # The keyword query (and its every-word variant when keyword_and_first is on), the dense query and
+        # the long chunks' window vectors' (store/windows.py): one round-trip.
+        assert idx.qdrant.has_windows and idx.status()["windows"]["embedded"] > 0
+        # each long chunk's point holds its window vectors, as many as the embedded store has
+        want_windows = idx.store.embedded_windows_by_chunk()
+        points, _ = idx.qdrant.client.scroll(idx.qdrant.name, limit=1000, with_payload=["chunk_id"],
+                                             with_vectors=[WINDOWS])
+        held = {int(p.payload["chunk_id"]): len(p.vector[WINDOWS]) for p in points
+                if p.payload and isinstance(p.vector, dict) and p.vector.get(WINDOWS)}
+        assert held == want_windows
+        assert batches == [3 + idx.config.rank.keyword_and_first]
     assert all(want[k] for k in want), "every query finds something"
     # Side by side (shown with `pytest -s`): each query's top 5 on both backends.
     for (q, mode), top in want.items():

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .config import Config, embeds_windows
+from .config import Config
 from .embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from .embed.base import Embedder
 from .model_text import query_embed_text
@@ -189,7 +189,7 @@ class DenseSide:
     def _window_index(self, embedder: Embedder, gen: int) -> VectorIndex | None:
         """The long chunks' window vectors (store/windows.py), once ``min_vector_coverage`` of them are embedded:
         a chunk with its windows beside one without would win on having more vectors, not on its code."""
-        if not (embeds_windows(self.config) and self.config.rank.window_vectors):
+        if not (self.config.embed_windows and self.config.rank.window_vectors):
             return None
         total, embedded = self.store.window_counts()
         if not total or embedded < self.config.rank.min_vector_coverage * total:

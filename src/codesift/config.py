@@ -135,12 +135,6 @@ def load_config(root: Path) -> Config:
     return cfg
 
 
-def embeds_windows(cfg: Config) -> bool:
-    """Whether long chunks' window vectors are embedded and searched (store/windows.py): the embedded store's
-    vector search takes the best of a chunk's vectors; the Qdrant backend keeps one vector a chunk."""
-    return cfg.embed_windows and cfg.backend == "embedded"
-
-
 def with_env(cfg: Config) -> Config:
     """``cfg`` with the backend settings the environment sets (``ENV_SETTINGS``: env wins over the file)."""
     changes = {name: os.environ[var].strip() for var, name in ENV_SETTINGS.items() if os.environ.get(var, "").strip()}

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from .config import INDEX_DIR_NAME, Config, embeds_windows
+from .config import INDEX_DIR_NAME, Config
 from .workers import POOL_MIN_FILES, _pool, _usable_cpus  # noqa: F401 - re-exported for tests and bench
 from . import grammar_status
 from .discover import SNIFF_BYTES, Discovery, SourceFile, discover, is_binary
@@ -363,7 +363,7 @@ class Indexer:
         guard = lock if lock is not None else nullcontext()
         self.embed_error = None
         with guard:
-            total = self.store.count_missing_embeddings(with_windows=embeds_windows(self.config)) if pending is None else pending
+            total = self.store.count_missing_embeddings(with_windows=self.config.embed_windows) if pending is None else pending
         if limit is not None:
             total = min(total, limit)
         done = 0
@@ -411,7 +411,7 @@ class Indexer:
         """(hash, chunk id, window number) of texts to embed: every chunk's own text (window -1) before any
         window of a long chunk's (store/windows.py), so hybrid search is complete as early as before."""
         pairs = [(h, cid, -1) for h, cid in self.store.missing_embeddings(limit)]
-        if len(pairs) < limit and embeds_windows(self.config):
+        if len(pairs) < limit and self.config.embed_windows:
             pairs += self.store.missing_window_embeddings(limit - len(pairs))
         return pairs
 

@@ -24,9 +24,10 @@ import numpy as np
 
 from .store.bm25 import query_vector as sparse_query
 from .store.keyword import FIELD_BOOSTS, extra_terms
-from .store.qdrant import DENSE, SPARSE, Layout, QdrantCollection, connect
+from .store.qdrant import DENSE, SPARSE, WINDOWS, Layout, QdrantCollection, connect
 from .store.qdrant_refs import REFS_VERSION, sync as sync_refs
 from .store.qdrant_sync import PAYLOAD_VERSION, SyncStats, sync
+from .store.vectors import WindowedVectors, best_of_vectors
 from .tokenize import tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,6 +113,7 @@ class QdrantSearch:
     expansion: tuple[tuple[str, float], ...] = ()
     lift: tuple[tuple[str, float], ...] = ()  # terms that score only what the others matched
     query_vector: Callable[[], np.ndarray | None] | None = None
+    window_margin: float | None = None  # search the long chunks' window vectors too, less this (None: not)
     _dense: dict[tuple[bytes, int, int], list[tuple[int, float]]] = field(default_factory=dict)
 
     def keyword(self, query: str, limit: int, filters: Filters) -> list[tuple[int, float]]:
@@ -141,11 +143,11 @@ class QdrantSearch:
         if vec is not None:
             dense_key = self._key(vec, limit, filters)
             if flt is not None:
-                requests.append(self._dense_request(vec, flt, limit))
+                requests += self._dense_requests(vec, flt, limit)
         answers = self.coll.query_batch(requests)
         ids = self.coll.local_ids
         if dense_key is not None:
-            self._dense[dense_key] = self._dense_hits(answers.pop(), vec, ids) if flt is not None else []
+            self._dense[dense_key] = self._dense_hits(self._pop_dense(answers), vec, ids, limit) if flt is not None else []
         if not answers:
             return []
         out = _ranked(answers[0], lambda p: p.score, ids) if and_request else []
@@ -160,8 +162,8 @@ class QdrantSearch:
         flt = self.coll.to_filter(filters)
         if flt is None or not self.coll.dense_dim:
             return []
-        return self._dense_hits(self.coll.query_batch([self._dense_request(vec, flt, limit)])[0], vec,
-                                self.coll.local_ids)
+        answers = self.coll.query_batch(self._dense_requests(vec, flt, limit))
+        return self._dense_hits(self._pop_dense(answers), vec, self.coll.local_ids, limit)
 
     @staticmethod
     def _key(vec: np.ndarray, limit: int, filters: Filters) -> tuple[bytes, int, int]:
@@ -173,17 +175,37 @@ class QdrantSearch:
 
         return models.QueryRequest(query=query, using=using, filter=flt, limit=limit, with_payload=["chunk_id"])
 
-    def _dense_request(self, vec: np.ndarray, flt: Any, limit: int) -> Any:
+    def _windowed(self) -> bool:
+        return self.window_margin is not None and self.coll.has_windows
+
+    def _dense_requests(self, vec: np.ndarray, flt: Any, limit: int) -> list[Any]:
+        """The dense request and, where the collection has them, the window vectors' (MAX_SIM over a point's
+        windows: its best window's cosine), fetched as deep as the embedded store fetches its windows."""
         from qdrant_client import models
 
-        return models.QueryRequest(query=np.asarray(vec, dtype=np.float32).tolist(), using=DENSE, filter=flt,
-                                   limit=limit, with_payload=["chunk_id", "dense_norm"])
+        query = np.asarray(vec, dtype=np.float32).tolist()
+        out = [models.QueryRequest(query=query, using=DENSE, filter=flt, limit=limit,
+                                   with_payload=["chunk_id", "dense_norm"])]
+        if self._windowed():
+            out.append(models.QueryRequest(query=[query], using=WINDOWS, filter=flt,
+                                           limit=WindowedVectors.WINDOW_FETCH * limit, with_payload=["chunk_id"]))
+        return out
 
-    @staticmethod
-    def _dense_hits(points: list[Any], vec: np.ndarray, ids: dict[int, int] | None) -> list[tuple[int, float]]:
-        """Cosines times the stored vector's norm (and the query's): the embedded backend's dot product."""
+    def _pop_dense(self, answers: list[list[Any]]) -> tuple[list[Any], list[Any]]:
+        """The dense and window answers, taken off the end of a batch's answers."""
+        windows = answers.pop() if self._windowed() else []
+        return answers.pop(), windows
+
+    def _dense_hits(self, answer: tuple[list[Any], list[Any]], vec: np.ndarray, ids: dict[int, int] | None,
+                    limit: int) -> list[tuple[int, float]]:
+        """Cosines times the stored vector's norm (and the query's): the embedded backend's dot product; with
+        window vectors, each chunk's best of its own and (less the margin) its windows' (store.vectors.best_of_vectors)."""
+        points, windows = answer
         qnorm = float(np.linalg.norm(np.asarray(vec, dtype=np.float32)))
-        return _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm, ids)
+        own = _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm, ids)
+        if not self._windowed():
+            return own
+        return best_of_vectors(own, _ranked(windows, lambda p: p.score * qnorm, ids), self.window_margin or 0.0, limit)
 
 
 @dataclass(slots=True)
@@ -215,8 +237,10 @@ def retrievers(coll: QdrantCollection, store: MetaStore, params: SearchParams,
     if not coll.ready:
         coll.ensure(_dim(store))
     dense = query_vector is not None and bool(coll.dense_dim)
-    shared = QdrantSearch(coll, and_first=params.rank.keyword_and_first, expansion=params.expansion, lift=params.lift,
-                          query_vector=query_vector if dense and params.mode == "hybrid" else None)
+    rank = params.rank
+    shared = QdrantSearch(coll, and_first=rank.keyword_and_first, expansion=params.expansion, lift=params.lift,
+                          query_vector=query_vector if dense and params.mode == "hybrid" else None,
+                          window_margin=rank.window_margin if rank.window_vectors else None)
     return QdrantKeywordRetriever(shared), (QdrantVectorRetriever(shared) if dense else None)
 
 

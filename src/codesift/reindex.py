@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from .config import embeds_windows
 from .coverage import share
 from .errors import CodesiftError
 from .store.lock import IndexBusy, WriteLock
@@ -64,7 +63,7 @@ def run_reindex(svc: "IndexService", *, full: bool = False, emit: Callable[[Even
             svc._last_refresh = time.monotonic()
             # The embedder first: a changed model is adopted there and its dropped vectors count as pending.
             has_embedder = svc.embed and index.embedder() is not None
-            pending = index.store.count_missing_embeddings(with_windows=embeds_windows(index.config))
+            pending = index.store.count_missing_embeddings(with_windows=index.config.embed_windows)
             can_embed = has_embedder and pending > 0
         embedded = 0
         t1 = time.perf_counter()

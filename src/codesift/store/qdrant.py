@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reads import FilterLike
 
 DENSE, SPARSE = "dense", "bm25"
+WINDOWS = "windows"  # a long chunk's window vectors (store/windows.py), one multivector a point, searched MAX_SIM
 INSTALL = "pip install 'codesift[qdrant]'"
 # Payload fields with a keyword index: the search filters, the sync's diff and the name lookups.
 KEYWORD_INDEXES = ("service", "language", "kind", "path", "dirs", "name", "terms", "name_terms")
@@ -127,6 +128,7 @@ class QdrantCollection:
         self.client, self.url, self.name, self.service = client, url, name, service
         self.layout = layout or Layout()
         self.dense_dim: int | None = None
+        self.has_windows = False  # the collection has the multivector WINDOWS (known once ensure() ran)
         self.ready = False  # ensure() ran: the collection exists and dense_dim is known
         self.local_ids: dict[int, int] | None = None  # a reader's point id → chunk id (None: the payload's)
 
@@ -149,7 +151,10 @@ class QdrantCollection:
         exists = self.call("checking the collection", self.client.collection_exists, self.name)
         if not exists:
             lay = self.layout
-            dense = ({DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None)}
+            dense = ({DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None),
+                      WINDOWS: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None,
+                                                   multivector_config=models.MultiVectorConfig(
+                                                       comparator=models.MultiVectorComparator.MAX_SIM))}
                      if dim else {})
             sparse = models.SparseVectorParams(modifier=models.Modifier.IDF,
                                                index=models.SparseIndexParams(on_disk=lay.on_disk))
@@ -185,6 +190,8 @@ class QdrantCollection:
             raise QdrantUnavailable(f"collection {self.name!r} holds dense vectors of dimension {have}, the "
                                     f"embedder gives {dim}: {fix}")
         self.dense_dim = have
+        # a collection made before window vectors has none: its chunks are searched by their own vector alone
+        self.has_windows = bool(have) and WINDOWS in vectors
 
     # -- filters --------------------------------------------------------------------------------
     def service_filter(self) -> models.FieldCondition:

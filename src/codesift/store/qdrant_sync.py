@@ -25,7 +25,7 @@ import xxhash
 
 from . import bm25
 from .keyword import FIELD_BOOSTS, TEXT_FIELDS, keyword_fields
-from .qdrant import DENSE, SPARSE, QdrantCollection
+from .qdrant import DENSE, SPARSE, WINDOWS, QdrantCollection
 
 if TYPE_CHECKING:  # pragma: no cover
     from .records import ChunkRecord
@@ -61,9 +61,11 @@ def point_id(service: str, path: str, kind: str, qualified_name: str, ordinal: i
     return xxhash.xxh3_64_intdigest(key.encode("utf-8", "surrogatepass"))
 
 
-def point_sig(chunk_id: int, file_hash: str, embed_hash: str, has_vector: bool) -> str:
-    """What a point was written from; a point whose ``sig`` differs is rewritten."""
-    return xxhash.xxh3_64_hexdigest(f"{PAYLOAD_VERSION}|{chunk_id}|{file_hash}|{embed_hash}|{int(has_vector)}".encode())
+def point_sig(chunk_id: int, file_hash: str, embed_hash: str, has_vector: bool, windows: int = 0) -> str:
+    """What a point was written from (``windows``: how many of its window vectors, store/windows.py); a point
+    whose ``sig`` differs is rewritten."""
+    key = f"{PAYLOAD_VERSION}|{chunk_id}|{file_hash}|{embed_hash}|{int(has_vector)}" + (f"|{windows}" if windows else "")
+    return xxhash.xxh3_64_hexdigest(key.encode())
 
 
 def path_dirs(path: str) -> list[str]:
@@ -85,8 +87,9 @@ def _rows(store: MetaStore, ids: list[int], batch: int = 500) -> Iterator[ChunkR
 
 
 def build_point(row: ChunkRecord, *, pid: int, service: str, file_hash: str, sig: str, fields: tuple[str, ...],
-                avgdl: list[float], vector: np.ndarray | None) -> Any:
-    """The point of one chunk: its payload and its ``bm25`` (and, when embedded, ``dense``) vectors."""
+                avgdl: list[float], vector: np.ndarray | None, windows: np.ndarray | None = None) -> Any:
+    """The point of one chunk: its payload and its ``bm25`` (and, when embedded, ``dense``, and a long chunk's
+    ``windows``: one row a window) vectors."""
     from qdrant_client import models
 
     indices, values = bm25.doc_vector(TEXT_FIELDS, fields, avgdl)
@@ -106,6 +109,8 @@ def build_point(row: ChunkRecord, *, pid: int, service: str, file_hash: str, sig
         if norm > 0:
             vectors[DENSE] = vec.tolist()
             payload["dense_norm"] = norm  # cosine ÷ this norm: the embedded backend's dot product
+            if windows is not None and len(windows):
+                vectors[WINDOWS] = np.asarray(windows, dtype=np.float32).tolist()
     return models.PointStruct(id=pid, vector=vectors, payload=payload)
 
 
@@ -126,6 +131,7 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
     files = {path: row.hash for path, row in store.files().items()}
     with_dense = bool(dim) and coll.dense_dim == dim
     embedded = set(store.embedded_chunk_ids().tolist()) if with_dense else set()
+    windows = store.embedded_windows_by_chunk() if with_dense and coll.has_windows else {}
     existing = coll.scroll_payloads(["sig", "lens", "avgdl"])
     ordinals: Counter[tuple[str, str, str]] = Counter()
     wanted: dict[int, tuple[int, str]] = {}  # point id -> (chunk id, sig)
@@ -134,7 +140,7 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
         ordinal = ordinals[(path, kind, qname)]
         ordinals[(path, kind, qname)] += 1
         pid = point_id(coll.service, path, kind, qname, ordinal)
-        sig = point_sig(cid, files.get(path, ""), ehash, cid in embedded)
+        sig = point_sig(cid, files.get(path, ""), ehash, cid in embedded, windows.get(cid, 0) if cid in embedded else 0)
         wanted[pid] = (cid, sig)
         old = existing.get(pid)
         if old is None or old.get("sig") != sig or not isinstance(old.get("lens"), list):
@@ -153,7 +159,8 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
     stale = [p for p in wanted if p not in todo_set and existing[p].get("avgdl") != avgdl]
     todo += stale
     stats.kept = len(wanted) - len(todo)
-    _write(coll, store, todo, wanted, files, avgdl, dim if with_dense else None, embedded, stats)
+    _write(coll, store, todo, wanted, files, avgdl, dim if with_dense else None, embedded, stats,
+           with_windows=bool(windows))
     gone = [p for p in existing if p not in wanted]
     coll.delete(gone)
     stats.deleted = len(gone)
@@ -162,7 +169,8 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
 
 
 def _write(coll: QdrantCollection, store: MetaStore, todo: list[int], wanted: dict[int, tuple[int, str]],
-           files: dict[str, str], avgdl: list[float], dim: int | None, embedded: set[int], stats: SyncStats) -> None:
+           files: dict[str, str], avgdl: list[float], dim: int | None, embedded: set[int], stats: SyncStats, *,
+           with_windows: bool = False) -> None:
     """Upsert the points ``todo`` in batches (second pass over their texts)."""
     pid_of = {wanted[p][0]: p for p in todo}
     ids = list(pid_of)
@@ -170,10 +178,12 @@ def _write(coll: QdrantCollection, store: MetaStore, todo: list[int], wanted: di
         part = ids[start : start + WRITE_BATCH]
         with_vec = np.asarray([c for c in part if c in embedded], dtype=np.int64)
         vecs = dict(zip(with_vec.tolist(), store.vectors_for(with_vec, dim))) if dim and len(with_vec) else {}
+        wins = store.window_vectors_by_chunk(with_vec.tolist(), dim) if dim and with_windows and len(with_vec) else {}
         points = []
         for row in _rows(store, part):
             pid = pid_of[row.id]
             points.append(build_point(row, pid=pid, service=coll.service, file_hash=files.get(row.path, ""),
-                                      sig=wanted[pid][1], fields=_fields(row), avgdl=avgdl, vector=vecs.get(row.id)))
+                                      sig=wanted[pid][1], fields=_fields(row), avgdl=avgdl, vector=vecs.get(row.id),
+                                      windows=wins.get(row.id)))
         coll.upsert(points)
         stats.written += len(points)

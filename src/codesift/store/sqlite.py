@@ -387,6 +387,14 @@ class MetaStore(ReadQueries):
     def window_vectors_for(self, ids: np.ndarray, dim: int) -> np.ndarray:
         return windows.vectors_for(self.db, ids, dim)
 
+    def embedded_windows_by_chunk(self) -> dict[int, int]:
+        """chunk id → how many of its windows have a vector."""
+        return windows.embedded_by_chunk(self.db)
+
+    def window_vectors_by_chunk(self, chunk_ids: Iterable[int], dim: int) -> dict[int, np.ndarray]:
+        """chunk id → its embedded windows' vectors (rows, in window order)."""
+        return windows.vectors_by_chunk(self.db, chunk_ids, dim)
+
     def window_owners(self, ids: np.ndarray) -> np.ndarray:
         """The chunk id of each window id (-1: gone)."""
         return windows.owners(self.db, ids)

@@ -182,7 +182,7 @@ class WindowedVectors:
     through a window scores that window's; one met only through its own vector keeps that one, since its windows
     scored below every window fetched (what a Qdrant multivector search answers too)."""
 
-    WINDOW_FETCH = 2
+    WINDOW_FETCH = 2  # also the Qdrant backend's (qdrant_backend.QdrantSearch)
 
     def __init__(self, chunks: VectorIndex, windows: VectorIndex, owners: np.ndarray, margin: float = 0.0) -> None:
         self.chunks = chunks
@@ -209,12 +209,21 @@ class WindowedVectors:
             in_windows = np.asarray(self.windows.ids)[np.isin(self.owners, allowed)]
             if len(in_windows) == 0:
                 return list(best.items())
-        for wid, score in self.windows.search(query, self.WINDOW_FETCH * limit, in_windows):
-            cid = self._owner.get(wid, -1)
-            if cid < 0:
-                continue
-            best[cid] = max(best.get(cid, -np.inf), score - self.margin)
-        return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+        hits = self.windows.search(query, self.WINDOW_FETCH * limit, in_windows)
+        return best_of_vectors(list(best.items()), [(self._owner.get(wid, -1), score) for wid, score in hits],
+                               self.margin, limit)
+
+
+def best_of_vectors(own: list[tuple[int, float]], windows: list[tuple[int, float]], margin: float,
+                    limit: int) -> list[tuple[int, float]]:
+    """Each chunk's best score: its own vector's (``own``) or, less ``margin``, its best window's (``windows``:
+    (chunk id, cosine), chunk id -1 for a window no longer there); the top ``limit``, ties by chunk id. The
+    embedded store (:class:`WindowedVectors`) and the Qdrant backend merge their two lists alike."""
+    best = dict(own)
+    for cid, score in windows:
+        if cid >= 0:
+            best[cid] = max(best.get(cid, -np.inf), score - margin)
+    return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
 DenseIndex = VectorIndex | WindowedVectors  # what the vector retriever searches

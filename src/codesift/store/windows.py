@@ -106,3 +106,27 @@ def owners(db: sqlite3.Connection, ids: np.ndarray) -> np.ndarray:
         for wid, cid in db.execute(f"SELECT id, chunk_id FROM windows WHERE id IN ({marks})", part):
             out[pos[wid]] = cid
     return out
+
+
+def embedded_by_chunk(db: sqlite3.Connection) -> dict[int, int]:
+    """chunk id → how many of its windows have a vector (chunks with none left out)."""
+    rows = db.execute(
+        "SELECT chunk_id, count(*) FROM windows w WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash = w.hash) "
+        "GROUP BY chunk_id"
+    ).fetchall()
+    return {r[0]: r[1] for r in rows}
+
+
+def vectors_by_chunk(db: sqlite3.Connection, chunk_ids: Iterable[int], dim: int) -> dict[int, np.ndarray]:
+    """chunk id → its embedded windows' float16 vectors, one row each in window order (chunks with none left out)."""
+    found: dict[int, list[np.ndarray]] = {}
+    keys = list(chunk_ids)
+    for start in range(0, len(keys), 900):
+        part = keys[start : start + 900]
+        marks = ",".join("?" * len(part))
+        for cid, blob in db.execute(
+            f"SELECT w.chunk_id, v.vec FROM windows w JOIN vectors v ON v.hash = w.hash WHERE w.chunk_id IN ({marks}) "
+            "ORDER BY w.chunk_id, w.seq", part
+        ):
+            found.setdefault(cid, []).append(np.frombuffer(blob, dtype=np.float16))
+    return {cid: np.stack(vecs).reshape(len(vecs), dim) for cid, vecs in found.items()}
