@@ -70,13 +70,14 @@ def query_sets() -> dict[str, list[tuple[dict, bool]]]:
     return out
 
 
-def collect(out: Path) -> None:
-    """Features and labels of every query's first ``DEPTH`` results, pickled to ``out``."""
+def collect(out: Path, settings: list[str] = ()) -> None:
+    """Features and labels of every query's first ``DEPTH`` results, pickled to ``out``; ``settings`` are
+    ``bench/quality.py --set`` overrides (``rank.window_margin=0.03``) to collect a variant with."""
     import devset
     import quality
     from score import hits
 
-    overrides = quality.parse_overrides(["rank.learned_rerank=false"])
+    overrides = quality.parse_overrides([*settings, "rank.learned_rerank=false"])
     indexes: dict[str, object] = {}
     groups = []
     for set_name, queries in query_sets().items():
@@ -214,9 +215,11 @@ def main() -> None:
     ap.add_argument("step", choices=["collect", "loco", "fit"])
     ap.add_argument("--data", type=Path, default=Path("/tmp/rerank.pkl"))
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                    help="collect: a ranking setting to collect with, as bench/quality.py --set takes it")
     args = ap.parse_args()
     if args.step == "collect":
-        collect(args.out or args.data)
+        collect(args.out or args.data, args.settings)
     elif args.step == "loco":
         loco(load(args.data))
     else:
