@@ -6,7 +6,8 @@
 Symbols are generated (realistic identifier names, signatures, docstrings and bodies), written as real
 files and straight into the store, the keyword index and the vector cache, so the parser is not part
 of the measure (bench/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW
-cost depends on their count and dimension, not their meaning. Per size, three fresh processes:
+cost depends on their count and dimension, not their meaning; 40 % of the symbols also get 1-3 window vectors
+(store/windows.py), about the bench corpora's 0.87 a chunk. Per size, three fresh processes:
 
 - build: writes the files and the index (build seconds);
 - serve: opens the index like a server would and answers queries through the Python API (the first
@@ -66,6 +67,7 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     from codesift.store.keyword import keyword_fields
 
     rng = random.Random(size)
+    wrng = random.Random(-size)  # the windows' own, so that the symbols are those of earlier builds
     index = Index(root, config=Config())
     store, kw = index.store, index.keyword
     all_names = names(rng, size)
@@ -85,7 +87,13 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text("".join(bodies))
         st = file.stat()
-        file_id, ids = store.replace_file(path, st.st_size, st.st_mtime, f"d{f}", "python", chunks, hashes)
+        # long chunks' window vectors (store/windows.py) at the bench corpora's density: 0.87 a chunk there, where
+        # 43 % of chunks are longer than the model's window; the generated bodies are all short, so 40 % of the
+        # symbols get 1-3 windows (0.8 a chunk) - their count is what a vector search costs, not their text
+        windows = [[f"w{f + j}.{n}" for n in range(wrng.randint(1, 3) if wrng.random() < 0.4 else 0)]
+                   for j in range(len(chunks))]
+        file_id, ids = store.replace_file(path, st.st_size, st.st_mtime, f"d{f}", "python", chunks, hashes,
+                                          window_hashes=windows)
         for cid, c in zip(ids, chunks):
             kw.add_fields(cid, file_id, path, "python", "function",
                           keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path))
@@ -93,6 +101,10 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
             vecs = np.random.default_rng(f).normal(size=(len(chunks), DIM)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             store.put_vectors(hashes, vecs)
+            flat = [h for hs in windows for h in hs]
+            if flat:
+                wvecs = np.random.default_rng(size + f).normal(size=(len(flat), DIM)).astype(np.float32)
+                store.put_vectors(flat, wvecs / np.linalg.norm(wvecs, axis=1, keepdims=True))
     # Written like the indexer's own: ``codesift serve`` (the MCP phase) refreshes the index at start and
     # would otherwise re-parse every file and drop the vectors of a --keep build for the next run.
     store.set_meta("parser_version", PARSER_VERSION)
@@ -106,6 +118,7 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     t = time.perf_counter()
     if with_vectors:  # the vector snapshot (and HNSW graph above 20k) is part of building
         index._vector_index(index.embedder())
+    print(f"{size} symbols: {store.window_counts()[0]} window vectors", file=sys.stderr)
     index.close()
     return {"build_s": round(build_s, 1), "vector_index_s": round(time.perf_counter() - t, 1),
             "parser_version": PARSER_VERSION}

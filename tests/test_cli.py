@@ -35,7 +35,10 @@ def test_human_output_and_status(repo):
     result = run("status", str(repo), "--json")
     info = json.loads(result.output)
     assert info["files"] == 5 and info["embedding_status"] == "ok"
-    assert run("status", str(repo)).exit_code == 0
+    total = info["windows"]["total"]
+    assert total > 0 and info["windows"]["embedded"] == total
+    human = run("status", str(repo))
+    assert human.exit_code == 0 and f"{total} of {total} embedded" in human.output
 
 
 def test_missing_path_and_file_give_one_line_and_exit_2(tmp_path):

@@ -181,7 +181,8 @@ class Index(DenseSide):
         if embed and self._model_changed():
             self.embedder()  # adopts the configured model now: the old model's dropped vectors count below
         # One count per update (a scan of every chunk): the CLI runs an update before each search.
-        pending = self.store.count_missing_embeddings(with_windows=self.config.embed_windows) if (embed or stats.files_parsed) else 0
+        pending = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
+                   if (embed or stats.files_parsed) else 0)
         if embed and embed_threshold is not None and pending > embed_threshold:
             embed = False
             # Too many to embed before a search, but what the machine-wide cache holds costs no model run.

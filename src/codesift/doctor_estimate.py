@@ -89,7 +89,7 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
              time_model: bool) -> dict[str, object]:
     """Chunks per language, index time and embedding time for ``files`` (see the module docstring)."""
     from .indexer import POOL_MIN_FILES, _usable_cpus, prepare_file
-    from .model_text import embed_text
+    from .model_text import embed_text, window_texts
 
     total_bytes = sum(f.size for f in files)
     exact = total_bytes <= EXACT_BYTES
@@ -113,6 +113,8 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                 prepared_all.append((f, p))
                 n_chunks, n_bytes = n_chunks + len(p.chunks), n_bytes + f.size
                 texts.extend(embed_text(c, f.path) for c in p.chunks)
+                if config.embed_windows:  # a long chunk's further windows are embedded too (store/windows.py)
+                    texts.extend(w for c in p.chunks for w in window_texts(c, f.path))
             group_bytes = sum(f.size for f in group)
             est_chunks += _scale(n_chunks, n_bytes, len(picked), group_bytes, len(group))
             est_cpu += _scale(cpu, n_bytes, len(picked), group_bytes, len(group))
@@ -144,7 +146,9 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                   "note": "the sample's parse time (worker processes) and its write into a throw-away index in "
                           "a temporary folder (main process), extrapolated, with the cores to itself: other work on the "
                           "machine (load_average above cpus) makes it longer"},
-        "embedding": _embed_timing(texts, round(chunks_total), config, time_model),
+        # texts to embed: the chunks and, scaled like them from the sample, their windows
+        "embedding": _embed_timing(texts, round(chunks_total * len(texts) / max(sum(
+            int(v["sample_chunks"]) for v in per_lang.values()), 1)), config, time_model),
     }
 
 

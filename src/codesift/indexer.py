@@ -363,7 +363,8 @@ class Indexer:
         guard = lock if lock is not None else nullcontext()
         self.embed_error = None
         with guard:
-            total = self.store.count_missing_embeddings(with_windows=self.config.embed_windows) if pending is None else pending
+            total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
+                     if pending is None else pending)
         if limit is not None:
             total = min(total, limit)
         done = 0

@@ -147,7 +147,8 @@ class QdrantSearch:
         answers = self.coll.query_batch(requests)
         ids = self.coll.local_ids
         if dense_key is not None:
-            self._dense[dense_key] = self._dense_hits(self._pop_dense(answers), vec, ids, limit) if flt is not None else []
+            self._dense[dense_key] = (self._dense_hits(self._pop_dense(answers), vec, ids, limit)
+                                      if flt is not None else [])
         if not answers:
             return []
         out = _ranked(answers[0], lambda p: p.score, ids) if and_request else []
@@ -199,7 +200,8 @@ class QdrantSearch:
     def _dense_hits(self, answer: tuple[list[Any], list[Any]], vec: np.ndarray, ids: dict[int, int] | None,
                     limit: int) -> list[tuple[int, float]]:
         """Cosines times the stored vector's norm (and the query's): the embedded backend's dot product; with
-        window vectors, each chunk's best of its own and (less the margin) its windows' (store.vectors.best_of_vectors)."""
+        window vectors, each chunk's best of its own and (less the margin) its windows'
+        (store.vectors.best_of_vectors)."""
         points, windows = answer
         qnorm = float(np.linalg.norm(np.asarray(vec, dtype=np.float32)))
         own = _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm, ids)

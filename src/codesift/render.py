@@ -70,6 +70,7 @@ def print_status(info: dict, console: Console | None = None) -> None:
                   + (f", queries by {info['query_model']}" if info.get("query_model") else "")),
         ("embedding", info.get("embedding") or f"{info['embedding_status']}, coverage {share(info['coverage'])}"),
         ("skipped", ", ".join(f"{n} {r}" for r, n in info["skipped"].items()) or "none"),
+        ("windows", _windows_text(info.get("windows") or {})),
         ("re-ranker", info.get("reranker", "-")),
         ("last update", dt.datetime.fromtimestamp(last).isoformat(timespec="seconds") if last else "never"),
     ]
@@ -84,6 +85,14 @@ def print_status(info: dict, console: Console | None = None) -> None:
     for key, value in rows:
         table.add_row(f"[bold]{key}[/]", escape(value))
     console.print(table)
+
+
+def _windows_text(windows: dict) -> str:
+    """``1,204 of 1,310 embedded``: the long chunks' further vectors (store/windows.py)."""
+    total = int(windows.get("total", 0))
+    if not total:
+        return "none"
+    return f"{int(windows.get('embedded', 0)):,} of {total:,} embedded (long chunks' further vectors)"
 
 
 def grammar_errors_text(errors: dict) -> str:

@@ -151,10 +151,11 @@ class QdrantCollection:
         exists = self.call("checking the collection", self.client.collection_exists, self.name)
         if not exists:
             lay = self.layout
-            dense = ({DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None),
-                      WINDOWS: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=lay.on_disk or None,
-                                                   multivector_config=models.MultiVectorConfig(
-                                                       comparator=models.MultiVectorComparator.MAX_SIM))}
+            on_disk = lay.on_disk or None
+            max_sim = models.MultiVectorConfig(comparator=models.MultiVectorComparator.MAX_SIM)
+            dense = ({DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=on_disk),
+                      WINDOWS: models.VectorParams(size=dim, distance=models.Distance.COSINE, on_disk=on_disk,
+                                                   multivector_config=max_sim)}
                      if dim else {})
             sparse = models.SparseVectorParams(modifier=models.Modifier.IDF,
                                                index=models.SparseIndexParams(on_disk=lay.on_disk))

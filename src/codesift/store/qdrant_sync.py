@@ -64,7 +64,8 @@ def point_id(service: str, path: str, kind: str, qualified_name: str, ordinal: i
 def point_sig(chunk_id: int, file_hash: str, embed_hash: str, has_vector: bool, windows: int = 0) -> str:
     """What a point was written from (``windows``: how many of its window vectors, store/windows.py); a point
     whose ``sig`` differs is rewritten."""
-    key = f"{PAYLOAD_VERSION}|{chunk_id}|{file_hash}|{embed_hash}|{int(has_vector)}" + (f"|{windows}" if windows else "")
+    key = f"{PAYLOAD_VERSION}|{chunk_id}|{file_hash}|{embed_hash}|{int(has_vector)}"
+    key += f"|{windows}" if windows else ""
     return xxhash.xxh3_64_hexdigest(key.encode())
 
 
