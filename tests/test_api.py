@@ -394,3 +394,16 @@ def test_embed_windows_off_embeds_chunks_only(repo):
         assert status["windows"]["total"] > 0  # recorded at parse time: turning it on later embeds them
         assert type(idx._current_vectors()) is VectorIndex
         assert idx.search("where are redirects followed").mode == "hybrid"
+
+
+def test_tests_and_examples_get_no_window_vectors(tmp_path):
+    from codesift.indexer import prepare_file
+
+    body = "def run_all(state):\n" + "".join(f"    state.value_{i} = compute_{i}(state.input_{i})\n" for i in range(60))
+    for rel, windows in (("src/pipeline.py", True), ("tests/test_pipeline.py", False), ("examples/demo.py", False)):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body)
+        prepared = prepare_file(rel, str(path), None)
+        assert prepared.status == "ok" and len(prepared.hashes) == 1
+        assert bool(prepared.window_hashes and prepared.window_hashes[0]) is windows, rel

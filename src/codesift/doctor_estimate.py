@@ -88,7 +88,7 @@ def _store_seconds(prepared: list[tuple[SourceFile, object]]) -> tuple[float, in
 def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: ANN001 - path -> language
              time_model: bool) -> dict[str, object]:
     """Chunks per language, index time and embedding time for ``files`` (see the module docstring)."""
-    from .indexer import POOL_MIN_FILES, _usable_cpus, prepare_file
+    from .indexer import POOL_MIN_FILES, _usable_cpus, prepare_file, windowed
     from .model_text import embed_text, window_texts
 
     total_bytes = sum(f.size for f in files)
@@ -113,7 +113,7 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                 prepared_all.append((f, p))
                 n_chunks, n_bytes = n_chunks + len(p.chunks), n_bytes + f.size
                 texts.extend(embed_text(c, f.path) for c in p.chunks)
-                if config.embed_windows:  # a long chunk's further windows are embedded too (store/windows.py)
+                if config.embed_windows and windowed(f.path):  # long chunks' further windows (store/windows.py)
                     texts.extend(w for c in p.chunks for w in window_texts(c, f.path))
             group_bytes = sum(f.size for f in group)
             est_chunks += _scale(n_chunks, n_bytes, len(picked), group_bytes, len(group))

@@ -27,6 +27,7 @@ from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
 from .model import PARSER_VERSION, Chunk
 from .model_text import embed_text, window_texts
+from .rank.boosts import is_example_path, is_test_path
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from .parse.references import Reference
@@ -128,6 +129,12 @@ class Prepared:
     grammar_error: str | None = None  # the language's grammar failed to load: the file got line windows
 
 
+def windowed(path: str) -> bool:
+    """Whether a file's long chunks get window vectors (store/windows.py): not tests' or examples' (about half
+    of all windows on the bench corpora), which search demotes and a question about behaviour rarely wants."""
+    return not (is_test_path(path) or is_example_path(path))
+
+
 def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepared:
     """Read (or take, as bytes: a git blob), hash, parse and tokenize one file; never raises (failures
     come back as a status)."""
@@ -146,7 +153,7 @@ def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepa
     try:
         language, chunks, references, warning = parse_file(path, data)
         hashes = [_digest(embed_text(c, path)) for c in chunks]
-        window_hashes = [[_digest(w) for w in window_texts(c, path)] for c in chunks]
+        window_hashes = [[_digest(w) for w in window_texts(c, path)] for c in chunks] if windowed(path) else []
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
                   for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
