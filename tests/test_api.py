@@ -396,7 +396,7 @@ def test_embed_windows_off_embeds_chunks_only(repo):
         assert idx.search("where are redirects followed").mode == "hybrid"
 
 
-def test_tests_and_examples_get_no_window_vectors(tmp_path):
+def test_only_definitions_outside_tests_and_examples_get_window_vectors(tmp_path):
     from codesift.indexer import prepare_file
 
     body = "def run_all(state):\n" + "".join(f"    state.value_{i} = compute_{i}(state.input_{i})\n" for i in range(60))
@@ -407,3 +407,13 @@ def test_tests_and_examples_get_no_window_vectors(tmp_path):
         prepared = prepare_file(rel, str(path), None)
         assert prepared.status == "ok" and len(prepared.hashes) == 1
         assert bool(prepared.window_hashes and prepared.window_hashes[0]) is windows, rel
+    # a long documentation section or module code gets none either
+    for rel, text in (("docs/guide.md", "# Guide\n\n" + "Run the pipeline and read its values.\n" * 60),
+                      ("src/settings.py", "".join(f"VALUE_{i} = compute_{i}(INPUT_{i})\n" for i in range(60)))):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        prepared = prepare_file(rel, str(path), None)
+        assert prepared.status == "ok" and prepared.chunks
+        assert all(c.kind in ("section", "module", "window") for c in prepared.chunks), rel
+        assert not any(prepared.window_hashes), rel

@@ -113,8 +113,8 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                 prepared_all.append((f, p))
                 n_chunks, n_bytes = n_chunks + len(p.chunks), n_bytes + f.size
                 texts.extend(embed_text(c, f.path) for c in p.chunks)
-                if config.embed_windows and windowed(f.path):  # long chunks' further windows (store/windows.py)
-                    texts.extend(w for c in p.chunks for w in window_texts(c, f.path))
+                if config.embed_windows:  # long chunks' further windows (store/windows.py)
+                    texts.extend(w for c in p.chunks if windowed(c, f.path) for w in window_texts(c, f.path))
             group_bytes = sum(f.size for f in group)
             est_chunks += _scale(n_chunks, n_bytes, len(picked), group_bytes, len(group))
             est_cpu += _scale(cpu, n_bytes, len(picked), group_bytes, len(group))

@@ -25,7 +25,7 @@ from .discover import SNIFF_BYTES, Discovery, SourceFile, discover, is_binary
 from .grammar_status import GRAMMAR_FAILED, grammar_failure
 from .embed.base import Embedder, EmbeddingUnavailable
 from .languages import language_for
-from .model import PARSER_VERSION, Chunk
+from .model import NOT_DEFINITIONS, PARSER_VERSION, Chunk
 from .model_text import embed_text, window_texts
 from .rank.boosts import is_example_path, is_test_path
 
@@ -129,10 +129,12 @@ class Prepared:
     grammar_error: str | None = None  # the language's grammar failed to load: the file got line windows
 
 
-def windowed(path: str) -> bool:
-    """Whether a file's long chunks get window vectors (store/windows.py): not tests' or examples' (about half
-    of all windows on the bench corpora), which search demotes and a question about behaviour rarely wants."""
-    return not (is_test_path(path) or is_example_path(path))
+def windowed(chunk: Chunk, path: str) -> bool:
+    """Whether a long chunk gets window vectors (store/windows.py): a definition, outside tests' and examples'
+    files. Tests and examples held about half of all windows on the bench corpora, documentation sections, text
+    windows and module code a quarter of the rest; search demotes them all and a question about behaviour
+    rarely wants them."""
+    return chunk.kind not in NOT_DEFINITIONS and not (is_test_path(path) or is_example_path(path))
 
 
 def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepared:
@@ -153,7 +155,7 @@ def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepa
     try:
         language, chunks, references, warning = parse_file(path, data)
         hashes = [_digest(embed_text(c, path)) for c in chunks]
-        window_hashes = [[_digest(w) for w in window_texts(c, path)] for c in chunks] if windowed(path) else []
+        window_hashes = [[_digest(w) for w in window_texts(c, path)] if windowed(c, path) else [] for c in chunks]
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
                   for c in chunks]
     except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run

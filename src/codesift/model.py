@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 # 19: a definition that calls itself gets ``recursive recursively recursion recurse recurs``.
 # 20: a chunk longer than the model's window records its further windows' text hashes (store/windows.py).
 # 21: not in tests' and examples' files (indexer.windowed).
-PARSER_VERSION = "21"
+# 22: definitions only (not documentation sections, text windows or module code).
+PARSER_VERSION = "22"
 
 _QUALIFIER = re.compile(r"::|->|#")
 
