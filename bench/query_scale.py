@@ -6,8 +6,8 @@
 Symbols are generated (realistic identifier names, signatures, docstrings and bodies), written as real
 files and straight into the store, the keyword index and the vector cache, so the parser is not part
 of the measure (bench/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW
-cost depends on their count and dimension, not their meaning; 25 % of the symbols also get 1-3 window vectors
-(store/windows.py), about the bench corpora's 0.51 a chunk. Per size, three fresh processes:
+cost depends on their count and dimension, not their meaning; 17.5 % of the symbols also get 1-3 window vectors
+(store/windows.py), the bench corpora's 0.35 a chunk. Per size, three fresh processes:
 
 - build: writes the files and the index (build seconds);
 - serve: opens the index like a server would and answers queries through the Python API (the first
@@ -87,10 +87,10 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text("".join(bodies))
         st = file.stat()
-        # long chunks' window vectors (store/windows.py) at the bench corpora's density: 0.51 a chunk there (tests
-        # and examples have none); the generated bodies are all short, so 25 % of the symbols get 1-3 windows (0.5
-        # a chunk) - their count is what a vector search costs, not their text
-        windows = [[f"w{f + j}.{n}" for n in range(wrng.randint(1, 3) if wrng.random() < 0.25 else 0)]
+        # long chunks' window vectors (store/windows.py) at the bench corpora's density: 0.35 a chunk there (long
+        # definitions outside tests and examples); the generated bodies are all short, so 17.5 % of the symbols get
+        # 1-3 windows (0.35 a chunk) - their count is what a vector search costs, not their text
+        windows = [[f"w{f + j}.{n}" for n in range(wrng.randint(1, 3) if wrng.random() < 0.175 else 0)]
                    for j in range(len(chunks))]
         file_id, ids = store.replace_file(path, st.st_size, st.st_mtime, f"d{f}", "python", chunks, hashes,
                                           window_hashes=windows)

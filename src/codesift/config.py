@@ -47,8 +47,8 @@ class Config:
     vector_weight: float = 1.0
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
     # A chunk longer than the model's window also gets a vector per further window of its code (store/windows.py),
-    # embedded after every chunk has its own (tests and examples get none); false embeds chunks only (a third fewer
-    # texts on the bench corpora).
+    # embedded after every chunk has its own (definitions outside tests and examples only); false embeds chunks
+    # only (a quarter fewer texts on the bench corpora).
     embed_windows: bool = True
     auto_embed_limit: int = 64  # `search` embeds pending chunks first only when at most this many
     threshold: float = 0.0  # drop results whose normalised score is below this
