@@ -36,8 +36,8 @@ with Index(root, config=Config(index_dir=folder, embed_windows=windows)) as inde
 def run(root: Path, windows: bool) -> dict:
     with tempfile.TemporaryDirectory(prefix="codesift-window-cost-") as tmp:
         env = {**os.environ, "CODESIFT_CACHE_DIR": str(Path(tmp) / "cache")}
-        proc = subprocess.run([sys.executable, "-c", CHILD, str(root), str(Path(tmp) / "index"), "1" if windows else "0"],
-                              capture_output=True, text=True, env=env)
+        args = [sys.executable, "-c", CHILD, str(root), str(Path(tmp) / "index"), "1" if windows else "0"]
+        proc = subprocess.run(args, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SystemExit(f"indexing {root} failed: {proc.stderr.strip().splitlines()[-1:]}")
         return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -62,7 +62,8 @@ def main() -> None:
             return statistics.median(r[key] for r in runs[windows])
 
         print(f"| {root.name} | {med(True, 'chunks'):.0f} | {med(True, 'windows'):.0f} | "
-              f"{med(False, 'texts'):.0f} / {med(True, 'texts'):.0f} | {med(False, 'parse_s'):.1f} / {med(True, 'parse_s'):.1f} | "
+              f"{med(False, 'texts'):.0f} / {med(True, 'texts'):.0f} | "
+              f"{med(False, 'parse_s'):.1f} / {med(True, 'parse_s'):.1f} | "
               f"{med(False, 'embed_s'):.1f} / {med(True, 'embed_s'):.1f} | "
               f"×{med(True, 'embed_s') / max(med(False, 'embed_s'), 1e-9):.2f} |")
 

@@ -207,7 +207,8 @@ class QdrantSearch:
         own = _ranked(points, lambda p: p.score * float(p.payload.get("dense_norm", 1.0)) * qnorm, ids)
         if not self._windowed():
             return own
-        return best_of_vectors(own, _ranked(windows, lambda p: p.score * qnorm, ids), self.window_margin or 0.0, limit)
+        best_window = _ranked(windows, lambda p: p.score * qnorm, ids)
+        return best_of_vectors(own, best_window, self.window_margin or 0.0, limit)
 
 
 @dataclass(slots=True)

@@ -141,7 +141,8 @@ def sync(coll: QdrantCollection, store: MetaStore, dim: int | None) -> SyncStats
         ordinal = ordinals[(path, kind, qname)]
         ordinals[(path, kind, qname)] += 1
         pid = point_id(coll.service, path, kind, qname, ordinal)
-        sig = point_sig(cid, files.get(path, ""), ehash, cid in embedded, windows.get(cid, 0) if cid in embedded else 0)
+        has_vector = cid in embedded
+        sig = point_sig(cid, files.get(path, ""), ehash, has_vector, windows.get(cid, 0) if has_vector else 0)
         wanted[pid] = (cid, sig)
         old = existing.get(pid)
         if old is None or old.get("sig") != sig or not isinstance(old.get("lens"), list):

@@ -84,14 +84,9 @@ def vectors_for(db: sqlite3.Connection, ids: np.ndarray, dim: int) -> np.ndarray
     """float16 vectors of the given window ids, in the same order (zeros where one is missing)."""
     out = np.zeros((len(ids), dim), dtype=np.float16)
     pos = {int(i): n for n, i in enumerate(ids)}
-    keys = list(pos)
-    for start in range(0, len(keys), 900):
-        part = keys[start : start + 900]
-        marks = ",".join("?" * len(part))
-        for wid, blob in db.execute(
-            f"SELECT w.id, v.vec FROM windows w JOIN vectors v ON v.hash = w.hash WHERE w.id IN ({marks})", part
-        ):
-            out[pos[wid]] = np.frombuffer(blob, dtype=np.float16)
+    for wid, blob in _rows_in(db, "SELECT w.id, v.vec FROM windows w JOIN vectors v ON v.hash = w.hash "
+                                  "WHERE w.id IN ({})", list(pos)):
+        out[pos[wid]] = np.frombuffer(blob, dtype=np.float16)
     return out
 
 
@@ -99,13 +94,16 @@ def owners(db: sqlite3.Connection, ids: np.ndarray) -> np.ndarray:
     """The chunk id of each window id, in the same order (-1 for a window no longer there)."""
     out = np.full(len(ids), -1, dtype=np.int64)
     pos = {int(i): n for n, i in enumerate(ids)}
-    keys = list(pos)
+    for wid, cid in _rows_in(db, "SELECT id, chunk_id FROM windows WHERE id IN ({})", list(pos)):
+        out[pos[wid]] = cid
+    return out
+
+
+def _rows_in(db: sqlite3.Connection, sql: str, keys: list[int]) -> Iterable[tuple]:
+    """The rows of ``sql`` (its ``{}`` the IN list) for ``keys``, 900 at a time (SQLite's parameter limit)."""
     for start in range(0, len(keys), 900):
         part = keys[start : start + 900]
-        marks = ",".join("?" * len(part))
-        for wid, cid in db.execute(f"SELECT id, chunk_id FROM windows WHERE id IN ({marks})", part):
-            out[pos[wid]] = cid
-    return out
+        yield from db.execute(sql.format(",".join("?" * len(part))), part)
 
 
 def embedded_by_chunk(db: sqlite3.Connection) -> dict[int, int]:
@@ -120,13 +118,7 @@ def embedded_by_chunk(db: sqlite3.Connection) -> dict[int, int]:
 def vectors_by_chunk(db: sqlite3.Connection, chunk_ids: Iterable[int], dim: int) -> dict[int, np.ndarray]:
     """chunk id → its embedded windows' float16 vectors, one row each in window order (chunks with none left out)."""
     found: dict[int, list[np.ndarray]] = {}
-    keys = list(chunk_ids)
-    for start in range(0, len(keys), 900):
-        part = keys[start : start + 900]
-        marks = ",".join("?" * len(part))
-        for cid, blob in db.execute(
-            f"SELECT w.chunk_id, v.vec FROM windows w JOIN vectors v ON v.hash = w.hash WHERE w.chunk_id IN ({marks}) "
-            "ORDER BY w.chunk_id, w.seq", part
-        ):
-            found.setdefault(cid, []).append(np.frombuffer(blob, dtype=np.float16))
+    for cid, blob in _rows_in(db, "SELECT w.chunk_id, v.vec FROM windows w JOIN vectors v ON v.hash = w.hash "
+                                  "WHERE w.chunk_id IN ({}) ORDER BY w.chunk_id, w.seq", list(chunk_ids)):
+        found.setdefault(cid, []).append(np.frombuffer(blob, dtype=np.float16))
     return {cid: np.stack(vecs).reshape(len(vecs), dim) for cid, vecs in found.items()}
