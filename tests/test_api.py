@@ -417,3 +417,19 @@ def test_only_definitions_outside_tests_and_examples_get_window_vectors(tmp_path
         assert prepared.status == "ok" and prepared.chunks
         assert all(c.kind in ("section", "module", "window") for c in prepared.chunks), rel
         assert not any(prepared.window_hashes), rel
+
+
+def test_an_index_from_before_windows_reads_as_having_none(tmp_path):
+    import sqlite3
+
+    from codesift.store.sqlite import MetaStore
+
+    path = tmp_path / "meta.db"
+    MetaStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE windows")
+    db.commit()
+    db.close()
+    store = MetaStore(path, readonly=True)  # read-only: the table is not created
+    assert store.window_counts() == (0, 0)
+    store.close()

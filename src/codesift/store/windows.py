@@ -64,8 +64,11 @@ def count_missing(db: sqlite3.Connection) -> int:
 
 
 def count(db: sqlite3.Connection) -> tuple[int, int]:
-    """(windows, windows with a vector)."""
-    total = db.execute("SELECT count(*) FROM windows").fetchone()[0]
+    """(windows, windows with a vector); (0, 0) for an index made before windows, opened read-only."""
+    try:
+        total = db.execute("SELECT count(*) FROM windows").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0, 0
     done = db.execute(
         "SELECT count(*) FROM windows w WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash = w.hash)"
     ).fetchone()[0]
