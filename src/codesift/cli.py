@@ -106,10 +106,11 @@ def _progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
             if stage == "embed" and total:
                 # Parsing is committed: searches work from here on, embedding only improves them.
                 bar.console.print(f"keyword search is ready (`codesift search` works now); embedding {total:,} "
-                                  "chunks for semantic search — Ctrl-C keeps what is done")
+                                  "texts (chunks, then long definitions' windows) for semantic search — "
+                                  "Ctrl-C keeps what is done")
             label = {"parse": "files", "embed": "embed"}.get(stage, stage)
             tasks[stage] = bar.add_task(label, total=total, rate="")
-        unit = "files/s" if stage == "parse" else "chunks/s"
+        unit = "files/s" if stage == "parse" else "texts/s"
         bar.update(tasks[stage], completed=done, total=total, rate=meter.text(stage, done, unit))
 
     return bar, update
