@@ -99,7 +99,7 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
     per_lang: dict[str, dict[str, object]] = {}
     texts: list[str] = []
     prepared_all: list[tuple[SourceFile, object]] = []
-    parse_cpu, chunks_total = 0.0, 0.0
+    parse_cpu, chunks_total, sampled = 0.0, 0.0, 0
     for lang, lang_files in sorted(by_lang.items()):
         est_chunks, est_cpu, picked_n, picked_bytes, picked_chunks = 0.0, 0.0, 0, 0, 0
         for group, picked in _groups(lang_files, exact):
@@ -111,7 +111,7 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                 if p.status != "ok":
                     continue
                 prepared_all.append((f, p))
-                n_chunks, n_bytes = n_chunks + len(p.chunks), n_bytes + f.size
+                n_chunks, n_bytes, sampled = n_chunks + len(p.chunks), n_bytes + f.size, sampled + len(p.chunks)
                 texts.extend(embed_text(c, f.path) for c in p.chunks)
                 if config.embed_windows:  # long chunks' further windows (store/windows.py)
                     texts.extend(w for c in p.chunks if windowed(c, f.path) for w in window_texts(c, f.path))
@@ -147,8 +147,7 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
                           "a temporary folder (main process), extrapolated, with the cores to itself: other work on the "
                           "machine (load_average above cpus) makes it longer"},
         # texts to embed: the chunks and, scaled like them from the sample, their windows
-        "embedding": _embed_timing(texts, round(chunks_total * len(texts) / max(sum(
-            int(v["sample_chunks"]) for v in per_lang.values()), 1)), config, time_model),
+        "embedding": _embed_timing(texts, round(chunks_total * len(texts) / max(sampled, 1)), config, time_model),
     }
 
 

@@ -388,12 +388,9 @@ class Indexer:
                 cached = self._take_cached(embedder.model_id, [h for h, _, _ in pairs], embedder.dim)
                 todo = [(h, cid, seq) for h, cid, seq in pairs if h not in cached]
                 rows = self.store.chunks_by_id(cid for _, cid, _ in todo) if todo else {}
-                shaped = [(h, _text_of(rows[cid], seq)) for h, cid, seq in todo]
-                # a vector is stored under its own text's hash only (the cache is content-addressed): a window
-                # that this codesift cuts otherwise waits for its file's re-parse
-                keep = [t is not None and (seq < 0 or _digest(t) == h) for (h, _, seq), (_, t) in zip(todo, shaped)]
-                todo = [p for p, k in zip(todo, keep) if k]
-                texts = [t for (_, t), k in zip(shaped, keep) if k]
+                shaped = [_text_of(rows[cid], seq, h) for h, cid, seq in todo]
+                todo = [p for p, t in zip(todo, shaped) if t is not None]
+                texts = [t for t in shaped if t is not None]
                 if not todo:
                     self.store.bump("generation")
                     self.store.commit()
@@ -462,14 +459,16 @@ def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
     return (f"/{rel.as_posix()}/",)
 
 
-def _text_of(row: ChunkRecord, window: int) -> str | None:
-    """What the dense model reads of a chunk (``window`` -1) or of one of its windows; None for a window this
-    codesift no longer cuts from the chunk."""
+def _text_of(row: ChunkRecord, window: int, digest: str) -> str | None:
+    """What the dense model reads of a chunk (``window`` -1) or of one of its windows. None for a window whose
+    text this codesift cuts otherwise (not ``digest``): a vector is stored under its own text's hash only (the
+    cache is content-addressed), so that window waits for its file's re-parse."""
     chunk = row.to_chunk()
     if window < 0:
         return embed_text(chunk, row.path)
     texts = window_texts(chunk, row.path)
-    return texts[window] if window < len(texts) else None
+    text = texts[window] if window < len(texts) else None
+    return text if text is not None and _digest(text) == digest else None
 
 
 def _keyword_doc(row: ChunkRecord) -> KeywordDoc:

@@ -45,12 +45,18 @@ def embed_text(chunk: Chunk, path: str) -> str:
     """What the dense model reads: a preamble naming the symbol, then its docstring and code, with
     camelCase split into words (:func:`~codesift.tokenize.words_for_model`); a text longer than the
     model's window keeps its head and then the vocabulary of the rest (:func:`vocabulary_tail`)."""
-    preamble = words_for_model(f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n")
-    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
-    text = preamble + words_for_model((doc + "\n" if doc else "") + chunk.text)
+    preamble, body = _preamble_and_body(chunk, path)
+    text = preamble + body
     if len(text) <= WINDOW_CHARS:
         return text
     return vocabulary_tail(text, len(preamble) + HEAD_CHARS)
+
+
+def _preamble_and_body(chunk: Chunk, path: str) -> tuple[str, str]:
+    """The preamble naming the symbol, and its docstring (unless the code holds it) and code, split for the model."""
+    preamble = words_for_model(f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n")
+    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
+    return preamble, words_for_model((doc + "\n" if doc else "") + chunk.text)
 
 
 def vocabulary_tail(text: str, head_chars: int) -> str:
@@ -76,9 +82,7 @@ def window_texts(chunk: Chunk, path: str, limit: int = MAX_WINDOWS) -> list[str]
     :func:`embed_text` gives a long function one vector of its head and vocabulary; a query that describes a
     step deep inside it (``Command.run``'s default command, its before hooks) meets that step's window, and
     the chunk's vector score is the best of its vectors (``store.windows.WindowedVectors``)."""
-    preamble = words_for_model(f"{chunk.language} {chunk.kind} {chunk.qualified_name}\n{path}\n")
-    doc = chunk.docstring if chunk.docstring and chunk.docstring not in chunk.text else ""
-    body = words_for_model((doc + "\n" if doc else "") + chunk.text)
+    preamble, body = _preamble_and_body(chunk, path)
     room = WINDOW_CHARS - len(preamble)
     if limit <= 0 or len(preamble) + len(body) <= WINDOW_CHARS or room < WINDOW_CHARS // 4:
         return []

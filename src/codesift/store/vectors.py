@@ -201,17 +201,16 @@ class WindowedVectors:
         self, query: np.ndarray, limit: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
         """Top ``limit`` (chunk id, best cosine of its vectors) pairs; ``allowed`` restricts to those chunk ids."""
-        best = dict(self.chunks.search(query, limit, allowed))
+        own = self.chunks.search(query, limit, allowed)
         if limit <= 0 or len(self.windows) == 0:
-            return list(best.items())
+            return own
         in_windows = None
         if allowed is not None:
             in_windows = np.asarray(self.windows.ids)[np.isin(self.owners, allowed)]
             if len(in_windows) == 0:
-                return list(best.items())
+                return own
         hits = self.windows.search(query, self.WINDOW_FETCH * limit, in_windows)
-        return best_of_vectors(list(best.items()), [(self._owner.get(wid, -1), score) for wid, score in hits],
-                               self.margin, limit)
+        return best_of_vectors(own, [(self._owner.get(wid, -1), score) for wid, score in hits], self.margin, limit)
 
 
 def best_of_vectors(own: list[tuple[int, float]], windows: list[tuple[int, float]], margin: float,

@@ -28,11 +28,9 @@ CREATE INDEX IF NOT EXISTS windows_hash ON windows(hash);
 """
 
 
-def install(db: sqlite3.Connection) -> bool:
-    """Create the table; True when it was not there before (an older index: its files need a re-parse)."""
-    fresh = db.execute("SELECT 1 FROM sqlite_master WHERE name='windows'").fetchone() is None
+def install(db: sqlite3.Connection) -> None:
+    """Create the table (an older index fills it in the re-parse PARSER_VERSION 20 asks for)."""
     db.executescript(SCHEMA)
-    return fresh
 
 
 def add(db: sqlite3.Connection, file_id: int, chunk_ids: Iterable[int], hashes: Iterable[list[str]]) -> None:
@@ -95,11 +93,8 @@ def vectors_for(db: sqlite3.Connection, ids: np.ndarray, dim: int) -> np.ndarray
 
 def owners(db: sqlite3.Connection, ids: np.ndarray) -> np.ndarray:
     """The chunk id of each window id, in the same order (-1 for a window no longer there)."""
-    out = np.full(len(ids), -1, dtype=np.int64)
-    pos = {int(i): n for n, i in enumerate(ids)}
-    for wid, cid in _rows_in(db, "SELECT id, chunk_id FROM windows WHERE id IN ({})", list(pos)):
-        out[pos[wid]] = cid
-    return out
+    owner = dict(db.execute("SELECT id, chunk_id FROM windows").fetchall())
+    return np.fromiter((owner.get(int(i), -1) for i in ids), dtype=np.int64, count=len(ids))
 
 
 def _rows_in(db: sqlite3.Connection, sql: str, keys: list[int]) -> Iterable[tuple]:
