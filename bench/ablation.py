@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
-from codesift.rank.pipeline import RankSettings  # noqa: E402
+from codesift.config.rank import RankSettings  # noqa: E402
 
 DEFAULTS = RankSettings()
 

@@ -42,7 +42,7 @@ def measure(root: Path) -> list[dict[str, Any]]:
     from mcp import Client
 
     from codesift import Index
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.mcp import IndexService, build_server
 
     service = IndexService(Index(root), embed=False)
     server = build_server(service)

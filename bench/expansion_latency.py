@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from codesift import Index  # noqa: E402
-from codesift.config import Config  # noqa: E402
-from codesift.expand import Vocabulary  # noqa: E402
+from codesift.config.settings import Config  # noqa: E402
+from codesift.query.expand import Vocabulary  # noqa: E402
 from codesift.rank import RankSettings  # noqa: E402
-from codesift.tokenize import tokenize  # noqa: E402
+from codesift.text.tokens import tokenize  # noqa: E402
 
 INDEX_HOME = Path(os.environ.get("CODESIFT_BENCH_INDEX", Path.home() / ".cache" / "codesift-bench"))
 CORPORA = ("requests", "flask", "click", "express", "cli", "fd", "javapoet", "h3")

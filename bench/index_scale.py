@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 
 DEFAULT = Path(os.environ.get("CODESEARCH_BENCH_CACHE", Path.home() / ".cache/codesearch-bench/corpora")) / "django"
 WORDS = ("request response middleware cache session user model query field form template url view "
@@ -100,7 +100,7 @@ def main() -> None:
         # The bare model on the same kind of text, side by side: tokenizer + ONNX only, no store.
         from itertools import islice
 
-        from codesift.model_text import embed_text
+        from codesift.text.model_input import embed_text
 
         sample = [embed_text(r.to_chunk(), r.path) for r in islice(index.store.iter_chunks(), min(done, 500) or 500)]
         t = time.perf_counter()

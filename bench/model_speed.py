@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from codesift.embed.local import MiniLMEmbedder
-from codesift.model_text import embed_text
+from codesift.text.model_input import embed_text
 from codesift.parse.chunks import extract_chunks
 
 QUERIES = ["where are redirects followed", "parse command line arguments", "rebuild_auth",

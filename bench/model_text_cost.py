@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from codesift import model_text
+from codesift.text import model_input as model_text
 from codesift.embed.local import MiniLMEmbedder
 from codesift.parse.chunks import extract_chunks
 

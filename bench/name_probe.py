@@ -25,14 +25,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from codesift import Index  # noqa: E402
-from codesift.rank.shape import KIND_WORDS  # noqa: E402
+from codesift.query.shape import KIND_WORDS  # noqa: E402
 
 KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "type")
 
 
 def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str, str, int]]:
     """(name, qualified name, kind, path, signature, start line) of ``n`` random definitions outside tests."""
-    from codesift.rank.boosts import is_test_path
+    from codesift.languages import is_test_path
 
     rows = [(c.name, c.qualified_name, c.kind, c.path, c.signature.split("\n", 1)[0][:200], c.start_line)
             for c in index.store.iter_chunks()

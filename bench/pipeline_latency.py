@@ -18,8 +18,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import Config
-from codesift.rank.pipeline import RankSettings
+from codesift.config.settings import Config
+from codesift.config.rank import RankSettings
 
 WORDS = ("request response middleware cache session user model query field form template url view test "
          "migration signal database connection transaction admin auth permission validate serialize").split()

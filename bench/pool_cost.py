@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import load_config
+from codesift.config.settings import load_config
 
 WORDS = ("get set build parse render load save user session cookie token request response cache query "
          "model field form view url route auth password hash json file path stream buffer header").split()

@@ -27,7 +27,7 @@ import numpy as np
 
 from codesift import Index
 from codesift.store.vectors import VectorIndex
-from codesift.config import Config, rank_settings
+from codesift.config.settings import Config, rank_settings
 
 BENCH = Path(os.environ.get("CODESIFT_SHARED_BENCH", Path(__file__).resolve().parents[2] / "shared" / "bench"))
 sys.path.insert(0, str(BENCH))

@@ -62,8 +62,8 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     import numpy as np
 
     from codesift import Index
-    from codesift.config import Config
-    from codesift.model import PARSER_VERSION, Chunk
+    from codesift.config.settings import Config
+    from codesift.datatypes import PARSER_VERSION, Chunk
     from codesift.store.keyword import keyword_fields
 
     rng = random.Random(size)
@@ -249,7 +249,7 @@ def main() -> None:
             res = mcp(args.size, root, args.queries, args.runs)
         print(json.dumps(res))
         return
-    from codesift.model import PARSER_VERSION  # a kept build of another parser version is built again
+    from codesift.datatypes import PARSER_VERSION  # a kept build of another parser version is built again
 
     keep = Path(args.keep) if args.keep else None
     print(f"{args.queries} queries (half symbol names, half 4-word phrases) × {args.runs} runs; "

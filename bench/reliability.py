@@ -37,8 +37,8 @@ import test_query_fuzz as queries  # noqa: E402
 from conftest import write_repo  # noqa: E402
 
 from codesift import Index  # noqa: E402
-from codesift.config import Config  # noqa: E402
-from codesift.search import MODES  # noqa: E402
+from codesift.config.settings import Config  # noqa: E402
+from codesift.search.run import MODES  # noqa: E402
 
 Row = tuple[str, str, str]
 
@@ -170,7 +170,7 @@ def query_rows(tmp: Path, embed: bool) -> list[Row]:
     rows.append(("known bug: --path .github/ (dot directory)", "['.github/ci.py']", str(got)))
     code = textwrap.dedent(f"""
         from codesift import Index
-        from codesift.config import Config
+        from codesift.config.settings import Config
         idx = Index({str(root)!r}, config=Config(embedder="none"))
         try:
             idx.search("redirect", limit=10**12, mode="keyword")
@@ -245,9 +245,9 @@ def crash_rows(tmp: Path, embed: bool) -> list[Row]:
 
 def worker_row(tmp: Path) -> Row:
     """SIGKILL a run large enough for parse worker processes; do they exit with it?"""
-    from codesift import indexer
+    from codesift.indexing import workers
 
-    root = crash.make_corpus(tmp / "pool", indexer.POOL_MIN_FILES + 20)
+    root = crash.make_corpus(tmp / "pool", workers.POOL_MIN_FILES + 20)
     proc = crash.spawn("index", str(root), "-q", env=crash.child_env())
     kids: list[int] = []
     try:

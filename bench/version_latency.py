@@ -30,7 +30,7 @@ def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
     """One version's p50s (ms) over the queries, in this process (the version on ``sys.path`` first)."""
     import codesift
     from codesift import Index
-    from codesift.config import Config
+    from codesift.config.settings import Config
 
     sys.path.insert(0, str(HERE))
     from pipeline_latency import latency_queries  # the same queries as the pipeline's own latency bench

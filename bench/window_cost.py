@@ -23,7 +23,7 @@ from pathlib import Path
 CHILD = """
 import json, sys, time
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 root, folder, windows = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 with Index(root, config=Config(index_dir=folder, embed_windows=windows)) as index:
     stats = index.update()

@@ -114,7 +114,7 @@ def run_cli(*args: str, cwd: Path | str | None = None):  # noqa: ANN201 - click'
     """Invoke the ``codesift`` CLI in-process, optionally from another working directory."""
     from click.testing import CliRunner
 
-    from codesift.cli import main
+    from codesift.cli.app import main
 
     old = os.getcwd()
     if cwd is not None:

@@ -1,5 +1,5 @@
 from codesift import Config, Index
-from codesift.abbrev import abbreviations
+from codesift.query.abbrev import abbreviations
 from codesift.rank import RankSettings
 
 

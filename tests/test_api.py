@@ -245,7 +245,7 @@ def test_status_reports_counts_languages_and_skips(index, repo):
 
 
 def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkeypatch):
-    from codesift import indexer
+    from codesift.indexing import indexer
 
     bad = repo / "src/http/broken.py"
     bad.write_text("def broken():\n    pass\n")
@@ -286,7 +286,7 @@ def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo, tmp_path, m
 
 
 def test_index_folders_are_never_indexed(repo, tmp_path):
-    from codesift.config import Config
+    from codesift.config.settings import Config
 
     with Index(repo) as idx:  # leaves <repo>/.codesift behind
         idx.update(embed=False)
@@ -299,7 +299,7 @@ def test_index_folders_are_never_indexed(repo, tmp_path):
 
 
 def test_a_parser_change_reparses_unchanged_files_once(index, monkeypatch):
-    import codesift.indexer as indexer
+    import codesift.indexing.indexer as indexer
 
     assert index.update().files_parsed == 0
     monkeypatch.setattr(indexer, "PARSER_VERSION", "test-next")
@@ -345,7 +345,7 @@ def test_a_name_defined_twice_lists_the_other_definition(tmp_path, monkeypatch):
 
 def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(index, monkeypatch):
     """An unfiltered search runs the vector index on the query thread; skipping that changes nothing."""
-    from codesift.retrieve import EarlyVectorRetriever
+    from codesift.search.retrieve import EarlyVectorRetriever
 
     ran = []
     original = EarlyVectorRetriever.run
@@ -397,7 +397,7 @@ def test_embed_windows_off_embeds_chunks_only(repo):
 
 
 def test_only_definitions_outside_tests_and_examples_get_window_vectors(tmp_path):
-    from codesift.indexer import prepare_file
+    from codesift.indexing.indexer import prepare_file
 
     body = "def run_all(state):\n" + "".join(f"    state.value_{i} = compute_{i}(state.input_{i})\n" for i in range(60))
     for rel, windows in (("src/pipeline.py", True), ("tests/test_pipeline.py", False), ("examples/demo.py", False)):

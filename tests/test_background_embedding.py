@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from codesift import Index
-from codesift.config import Config
-from codesift.mcp_server import lower_thread_priority
+from codesift.config.settings import Config
+from codesift.server.background import lower_thread_priority
 
 
 class LockWatchingEmbedder:
@@ -62,7 +62,7 @@ def test_lowering_priority_touches_only_the_calling_thread():
 
 
 def test_background_embedding_takes_the_write_lock_and_yields_to_another_writer(repo):
-    from codesift.mcp_server import WriteGuard
+    from codesift.server.background import WriteGuard
     from codesift.store.lock import IndexBusy, WriteLock
 
     with Index(repo, config=Config(embedder="none")) as idx:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from conftest import run_cli
 
-from codesift.cli import main
+from codesift.cli.app import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from codesift import Index
 from codesift.api import describe_embedding
-from codesift.cli import main
-from codesift.render import PIPE_WIDTH, RateMeter, output_console, warnings_line
+from codesift.cli.app import main
+from codesift.cli.render import PIPE_WIDTH, RateMeter, output_console, warnings_line
 
 LONG_DIR = "src/a_rather_deeply/nested_folder_structure/with_long_names/that_goes_on"
 LONG_LINE = "    return " + " + ".join(f"argument_number_{i}" for i in range(12))
@@ -81,7 +81,7 @@ def test_status_wording_follows_the_real_state(repo):
 
 def test_mcp_status_says_the_server_is_embedding(index, monkeypatch):
     pytest.importorskip("mcp")
-    from codesift.mcp_server import IndexService
+    from codesift.server.service import IndexService
     from codesift.tools.markdown import render_status
 
     svc = IndexService(index)

@@ -1,8 +1,8 @@
-"""codesift.compiled: which JavaScript and declaration files are compiler output of TypeScript sources."""
+"""codesift.indexing.compiled: which JavaScript and declaration files are compiler output of TypeScript sources."""
 
 from __future__ import annotations
 
-from codesift.compiled import compiled_copies
+from codesift.indexing.compiled import compiled_copies
 
 
 def test_npm_package_layout_sources_under_src_copies_beside_them() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from codesift.config import ConfigError, load_config
+from codesift.config.settings import ConfigError, load_config
 
 
 def test_ignore_takes_a_list_or_one_pattern(tmp_path):

@@ -1,4 +1,4 @@
-from codesift.coverage import share
+from codesift.search.coverage import share
 
 
 def test_share_never_rounds_into_a_state_it_is_not_in():

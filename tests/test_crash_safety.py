@@ -35,7 +35,7 @@ KILL_BATCH = 25
 # the writer mid-transaction until a file appears, a shorter write-lock wait).
 CHILD = r"""
 import os, sys, time
-import codesift.indexer as indexer
+import codesift.indexing.indexer as indexer
 if os.environ.get("CS_FILE_BATCH"):
     indexer.FILE_BATCH = int(os.environ["CS_FILE_BATCH"])
 if os.environ.get("CS_LOCK_TIMEOUT"):
@@ -52,7 +52,7 @@ if gate:
                 time.sleep(0.01)
         return real(self, *args, **kwargs)
     indexer.Indexer._index_file = gated
-from codesift.cli import main
+from codesift.cli.app import main
 main(prog_name="codesift")
 """
 
@@ -243,7 +243,7 @@ def test_sigkill_at_random_moments_then_resume_equals_a_clean_run(tmp_path: Path
     assert integrity_problems(root) == []
     assert snapshot(root) == reference
     from codesift import Index
-    from codesift.config import Config
+    from codesift.config.settings import Config
 
     with Index(root, config=Config(embedder="none")) as idx:  # the resumed index is stable and answers
         again = idx.update()
@@ -348,17 +348,16 @@ def _children(pid: int) -> list[int]:
 
 
 def _pool_used() -> bool:
-    from codesift import indexer
+    from codesift.indexing import workers
 
-    usable = getattr(indexer, "_usable_cpus", lambda: 1)()
-    return getattr(indexer, "POOL_MIN_FILES", None) is not None and min(usable, 8) >= 2
+    return min(workers.usable_cpus(), 8) >= 2
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc") or not _pool_used(), reason="no parse worker processes here")
 def test_sigkill_leaves_no_parse_workers_behind(tmp_path: Path) -> None:
-    from codesift import indexer
+    from codesift.indexing import workers
 
-    root = make_corpus(tmp_path / "tree", indexer.POOL_MIN_FILES + 20)
+    root = make_corpus(tmp_path / "tree", workers.POOL_MIN_FILES + 20)
     env = child_env()
     env.pop("CODESIFT_WORKERS", None)
     proc = spawn("index", str(root), "-q", env=env)

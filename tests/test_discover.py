@@ -1,4 +1,4 @@
-"""Behaviour of codesift.discover on real temporary trees (walk mode and real git repos)."""
+"""Behaviour of codesift.indexing.discover on real temporary trees (walk mode and real git repos)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codesift import discover as discover_mod
-from codesift.discover import SOURCE_SIZE_FACTOR, Discovery, SourceFile, discover, is_binary, size_limit
+from codesift.indexing import discover as discover_mod
+from codesift.indexing.discover import SOURCE_SIZE_FACTOR, Discovery, SourceFile, discover, is_binary, size_limit
 
 HAS_GIT = shutil.which("git") is not None
 needs_git = pytest.mark.skipif(not HAS_GIT, reason="git not on PATH")
@@ -439,7 +439,7 @@ def test_git_missing_falls_back_to_walk_with_ancestor_rules(
     write(repo, "sub/a.py")
     write(repo, "sub/b.log", "l")
     write(repo, "sub/local_only.py")
-    from codesift import gitfiles
+    from codesift.indexing import gitfiles
 
     monkeypatch.setattr(gitfiles.shutil, "which", lambda _name: None)
     d = discover(repo / "sub")

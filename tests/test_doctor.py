@@ -1,4 +1,4 @@
-"""``index --dry-run`` and ``doctor`` (codesift.doctor*), and grammar failures made visible in ``status``."""
+"""``index --dry-run`` and ``doctor`` (codesift.doctor.dry_run*), and grammar failures made visible in ``status``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from codesift import Index
-from codesift.doctor import dry_run
+from codesift.doctor.dry_run import dry_run
 from codesift.parse import grammars
 
 from conftest import write_repo
@@ -82,7 +82,7 @@ def test_exact_estimate_is_the_real_chunk_count(tmp_path: Path) -> None:
 
 
 def test_sampled_estimate_extrapolates_per_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from codesift import doctor_estimate
+    from codesift.doctor import estimate as doctor_estimate
 
     root = tmp_path / "t"
     for i in range(60):
@@ -179,7 +179,7 @@ def test_cli_bad_paths(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- grammar failures in status
 def test_grammar_failure_is_recorded_shown_and_healed(repo: Path, monkeypatch, fresh_grammars) -> None:  # noqa: ANN001
-    from codesift.render import print_status
+    from codesift.cli.render import print_status
     from codesift.tools.markdown import render_status
 
     _break_python(monkeypatch)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from codesift import Index
-from codesift.config import Config, ConfigError, load_config
+from codesift.config.settings import Config, ConfigError, load_config
 from codesift.embed.chat import ChatClient
-from codesift.expand import (
+from codesift.query.expand import (
     ExpansionCache,
     ExpansionError,
     LLMExpander,

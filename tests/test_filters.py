@@ -1,9 +1,9 @@
-"""Filter values as people and agents type them (``codesift.filters``), through the API, the CLI and MCP."""
+"""Filter values as people and agents type them (``codesift.search.filters``), through the API, the CLI and MCP."""
 
 import pytest
 
 from codesift import Index
-from codesift.filters import FilterError, absent_path_notes, normalise_kinds, normalise_languages, normalise_path
+from codesift.search.filters import FilterError, absent_path_notes, normalise_kinds, normalise_languages, normalise_path
 from codesift.limits import InputError
 from test_cli import run
 

@@ -1,6 +1,6 @@
 import pytest
 
-from codesift.fusion import ranked, rrf
+from codesift.search.fusion import ranked, rrf
 
 
 def test_rrf_matches_formula():

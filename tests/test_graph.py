@@ -234,7 +234,7 @@ def test_unknown_and_empty_names(py):
     assert py.callers("handlr")["results"] == []
     unused = py.callers("other")  # defined, never referenced: no semantic guesses
     assert unused["results"] == [] and unused["definitions"][0]["qualified_name"] == "other"
-    from codesift.tools.markdown_graph import render_callers
+    from codesift.tools.markdown.graph import render_callers
 
     assert render_callers({**unused, "offset": 0}).text.startswith("No calls to `other` in the index.")
     with pytest.raises(ValueError):
@@ -264,7 +264,8 @@ def test_cli_callers_callees_impact(py):
 def test_mcp_tools(py):
     from mcp import Client
 
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(Index(py.root), embed=False)
     server = build_server(service)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from codesift import Index
-from codesift.cli import main
+from codesift.cli.app import main
 from codesift.store import grams
 from codesift.tools.grep import GrepError, matching_lines, required_literals
 
@@ -237,7 +237,8 @@ def test_cli_json_contract_exit_codes_and_errors(idx, repo, tmp_path):
 def call_tools(repo, calls):
     from mcp import Client
 
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(Index(repo), embed=False)
     server = build_server(service)

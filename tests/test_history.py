@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from codesift import Index
-from codesift.cli import main
-from codesift.history import CommitNotFound, NotAGitRepository, show_commit
-from codesift.tools.markdown_commits import render_commit, render_commits
+from codesift.cli.app import main
+from codesift.indexing.history import CommitNotFound, NotAGitRepository, show_commit
+from codesift.tools.markdown.commits import render_commit, render_commits
 
 # (date, subject, body, files to write, files to delete, renames)
 COMMITS = [
@@ -211,7 +211,8 @@ def test_markdown_answers(history: Index) -> None:
 
 
 def test_mcp_tools_registered_and_answer(history: Index) -> None:
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(history, embed=False)
     service._ready.set()  # the index is up to date: no start-up update needed

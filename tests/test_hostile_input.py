@@ -24,9 +24,10 @@ from unittest import mock
 
 import pytest
 
-from codesift import Index, indexer
-from codesift.config import Config
-from codesift.indexer import QUARANTINE_AFTER, UpdateStats
+from codesift import Index
+from codesift.indexing import indexer
+from codesift.config.settings import Config
+from codesift.indexing.indexer import QUARANTINE_AFTER, UpdateStats
 
 BIG_FILE = 50 * 1024 * 1024  # sparse: no disk, no read
 DEPTH = 5000
@@ -322,7 +323,7 @@ def test_git_mode_sees_the_same_corpus(ctx: Ctx, tmp_path: Path) -> None:
     """Inside a git work tree the candidates come from `git ls-files`: same files, same skip reasons."""
     if shutil.which("git") is None:
         pytest.skip("git not on PATH")
-    from codesift.discover import discover
+    from codesift.indexing.discover import discover
 
     root = build_corpus(tmp_path / "repo")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
@@ -465,7 +466,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     """``codesift ARGS`` in-process: (exit code, stdout, stderr); an escaped exception counts as a traceback."""
     from click.testing import CliRunner
 
-    from codesift.cli import main
+    from codesift.cli.app import main
 
     result = CliRunner().invoke(main, list(args), env={"CODESIFT_EMBEDDER": "none", "COLUMNS": "200"})
     err = result.stderr
@@ -532,7 +533,7 @@ def test_cli_human_output_with_markup_in_a_path(tmp_path: Path, command: str) ->
 
 
 def test_utf16_with_bom_is_text_and_other_nul_bytes_are_binary() -> None:
-    from codesift.discover import SNIFF_BYTES, is_binary
+    from codesift.indexing.discover import SNIFF_BYTES, is_binary
 
     text = "def f():\n    return '\u00e9\U0001f642'\n" * 1000
     for encoded in (text.encode("utf-16"), b"\xff\xfe" + text.encode("utf-16-le"),

@@ -9,8 +9,8 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from codesift.cli import main
-from codesift.http_auth import COOKIE, BearerTokenMiddleware, UnsafeBind, check_bind, is_loopback
+from codesift.cli.app import main
+from codesift.server.auth import COOKIE, BearerTokenMiddleware, UnsafeBind, check_bind, is_loopback
 
 TOKEN = "s3cret-token-value"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from codesift.config import Config, ConfigError, load_config, validate
-from codesift.discover import discover
-from codesift.include import IncludeRules, pattern_errors
+from codesift.config.settings import Config, ConfigError, load_config, validate
+from codesift.indexing.discover import discover
+from codesift.config.include import IncludeRules, pattern_errors
 
 from test_discover import git, make_repo, paths, write
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from codesift import Index, NoIndexError
 from codesift.api import GITIGNORE
-from codesift.cli import EXIT_NO_INDEX, main
+from codesift.cli.app import EXIT_NO_INDEX, main
 
 
 @pytest.fixture(autouse=True)
@@ -42,7 +42,7 @@ def test_existing_index_folder_gets_gitignore_when_opened_for_writing(repo):
 
 
 def test_a_users_gitignore_in_a_configured_index_dir_is_kept(repo, tmp_path):
-    from codesift.config import Config
+    from codesift.config.settings import Config
 
     folder = tmp_path / "elsewhere"
     folder.mkdir()

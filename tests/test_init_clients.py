@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from codesift.cli import main
-from codesift.init_clients import CLIENTS, InitError, config_path, install, merge_toml, server_entry
+from codesift.cli.app import main
+from codesift.init.clients import CLIENTS, InitError, config_path, install, merge_toml, server_entry
 
 
 def run(*args):

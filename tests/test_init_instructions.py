@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from codesift import Index
-from codesift.cli import main
-from codesift.init_clients import InitError
-from codesift.init_instructions import END, GUIDE, START, instruction_files, merge_block
-from codesift.mcp_text import INSTRUCTIONS
+from codesift.cli.app import main
+from codesift.init.clients import InitError
+from codesift.init.instructions import END, GUIDE, START, instruction_files, merge_block
+from codesift.server.text import INSTRUCTIONS
 
 
 def run(*args):
@@ -148,7 +148,8 @@ def test_a_broken_block_is_refused_before_anything_is_written(repo):
 
 # -- the text names the real tools ------------------------------------------------------------------
 def test_guide_and_server_instructions_name_every_tool_and_descriptions_say_when(tmp_path):
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(Index(tmp_path), embed=False)
     try:

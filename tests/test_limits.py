@@ -3,7 +3,7 @@
 import pytest
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 from codesift.limits import MAX_NAME_CHARS, MAX_QUERY_CHARS, InputError, check_name, check_query
 
 
@@ -44,7 +44,7 @@ def test_the_api_raises_the_same_errors(repo):
 def test_every_deliberate_error_shares_one_base_class():
     import codesift
     from codesift.errors import CodesiftError
-    from codesift.filters import FilterError
+    from codesift.search.filters import FilterError
     from codesift.tools.context import ContextError
 
     for name in ("ConfigError", "EmbeddingUnavailable", "IndexBusy", "IndexMismatchError", "InputError",
@@ -57,9 +57,9 @@ def test_every_deliberate_error_shares_one_base_class():
 def test_result_limits_are_the_same_on_the_api_cli_and_mcp(repo):
     from click.testing import CliRunner
 
-    from codesift.cli import main
+    from codesift.cli.app import main
     from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
-    from codesift.mcp_args import Limit, UsageLimit
+    from codesift.server.args import Limit, UsageLimit
 
     with Index(repo, config=Config(embedder="none")) as idx:
         idx.update(embed=False)

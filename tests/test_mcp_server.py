@@ -219,7 +219,8 @@ def test_keyword_search_works_while_embedding_is_pending(repo):
     """In-process, embedding off: hybrid search answers from keywords and reports the coverage."""
     from mcp import Client
 
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(Index(repo), embed=False)
     server = build_server(service)
@@ -255,7 +256,7 @@ def test_streamable_http(repo, tmp_path):
 
 
 def test_serve_watch_applies_file_changes_without_a_call(repo):
-    from codesift.mcp_server import IndexService
+    from codesift.server.service import IndexService
 
     service = IndexService(Index(repo), embed=False, refresh_interval=3600)  # no refresh-on-call
     service.start()
@@ -277,7 +278,7 @@ def test_serve_watch_applies_file_changes_without_a_call(repo):
 def test_index_status_gives_embedding_rate_and_eta_while_embedding(repo):
     import threading
 
-    from codesift.mcp_server import IndexService, _duration
+    from codesift.server.service import IndexService, _duration
 
     with Index(repo) as idx:
         idx.update(embed=False)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from codesift.model import Chunk
-from codesift.model_text import HEAD_CHARS, WINDOW_CHARS, embed_text, query_embed_text, vocabulary_tail
-from codesift.tokenize import words_for_model
+from codesift.datatypes import Chunk
+from codesift.text.model_input import HEAD_CHARS, WINDOW_CHARS, embed_text, query_embed_text, vocabulary_tail
+from codesift.text.tokens import words_for_model
 
 LONG_BODY = """func (cmd *Command) parseArgsFromStdin() ([]string, error) {
 	breader := bufio.NewReader(cmd.Reader)
@@ -68,7 +68,7 @@ def test_the_tail_is_cut_at_a_line_end_and_never_repeats_the_head():
 
 
 def test_a_long_chunk_is_also_read_window_by_window():
-    from codesift.model_text import MAX_WINDOWS, window_texts
+    from codesift.text.model_input import MAX_WINDOWS, window_texts
 
     body = "".join(f"func step{i}(state *State) {{ state.value{i} = compute{i}(state) }}\n" for i in range(200))
     chunk = Chunk("function", "run", "run", 1, 200, body, "go")

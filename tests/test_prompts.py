@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from codesift import Index
-from codesift.tools.markdown_prompts import PROMPT_MAX_CHARS, Section, fit
+from codesift.tools.markdown.prompts import PROMPT_MAX_CHARS, Section, fit
 from conftest import FILES, write_repo
 
 APP = {
@@ -69,7 +69,8 @@ def prompt_text(result) -> str:
 
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     service = IndexService(Index(write_repo(tmp_path / "repo", {**FILES, **APP})), embed=False)
@@ -138,7 +139,7 @@ def test_system_design_walks_each_top_level_folder(server):
 
 
 def test_prompts_stay_bounded_on_a_large_tree(tmp_path, monkeypatch):
-    from codesift.tools.markdown_prompts import render_service_overview, render_system_design
+    from codesift.tools.markdown.prompts import render_service_overview, render_system_design
     from codesift.tools.prompts import service_overview, system_design
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")

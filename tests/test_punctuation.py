@@ -1,8 +1,8 @@
 import pytest
 
-from codesift.punctuation import literal_terms
+from codesift.text.punctuation import literal_terms
 from codesift.store.keyword import KeywordDoc, KeywordIndex
-from codesift.tokenize import tokenize
+from codesift.text.tokens import tokenize
 
 
 @pytest.mark.parametrize("code, names", [

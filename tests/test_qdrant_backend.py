@@ -12,11 +12,11 @@ from click.testing import CliRunner
 pytest.importorskip("qdrant_client")
 
 from codesift import Index  # noqa: E402
-from codesift.cli import main  # noqa: E402
-from codesift.config import ConfigError, load_config  # noqa: E402
-from codesift.store import qdrant_sync  # noqa: E402
-from codesift.store.qdrant import QdrantCollection, QdrantMissing, QdrantUnavailable  # noqa: E402
-from codesift.translate import translations  # noqa: E402
+from codesift.cli.app import main  # noqa: E402
+from codesift.config.settings import ConfigError, load_config  # noqa: E402
+from codesift.qdrant import sync as qdrant_sync  # noqa: E402
+from codesift.qdrant.collection import QdrantCollection, QdrantMissing, QdrantUnavailable  # noqa: E402
+from codesift.query.translate import translations  # noqa: E402
 
 from conftest import free_port  # noqa: E402
 
@@ -226,7 +226,7 @@ def test_every_word_first_and_expansion_match_the_embedded_backend(repo: Path, q
     (repo / "codesift.toml").write_text('query_expansion = "vocab"\n\n[rank]\nkeyword_and_first = true\n')
     queries = ["redirect auth header", "cookie jar get", "follow redirect host", "merge request setting",
                "parse body json", "install redirect helpers"]
-    assert all(translations(q) for q in queries)  # lift terms (codesift.translate) on both sides too
+    assert all(translations(q) for q in queries)  # lift terms (codesift.query.translate) on both sides too
     with Index(repo) as idx:
         assert idx.config.rank.keyword_and_first
         idx.update(embed=False)

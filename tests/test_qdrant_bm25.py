@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from codesift.store import bm25
-from codesift.store.qdrant_sync import path_dirs, point_id, point_sig
+from codesift.qdrant import bm25
+from codesift.qdrant.sync import path_dirs, point_id, point_sig
 
 
 def test_fieldnorm_table_is_tantivys() -> None:

@@ -2,7 +2,7 @@
 
 Each query's top 5 (path, start line, end line, qualified name) must be identical, in the same order,
 in keyword and in hybrid mode — tolerance: none on the order of the top 5. How it can hold: both
-backends keep the same SQLite store and run the same fusion and ranking (``codesift.search``); only the
+backends keep the same SQLite store and run the same fusion and ranking (``codesift.search.run``); only the
 retrievers differ. The sparse BM25 vectors reproduce the tantivy scores (per-field IDF, tantivy's
 quantised field lengths and mean lengths; equal to ~1e-6), and the dense scores are the cosines times
 the stored vectors' norms (the embedded backend's dot products). Retriever scores are compared at 6
@@ -24,7 +24,7 @@ import pytest
 pytest.importorskip("qdrant_client")
 
 from codesift import Index  # noqa: E402
-from codesift.store.qdrant import WINDOWS  # noqa: E402
+from codesift.qdrant.collection import WINDOWS  # noqa: E402
 
 from conftest import write_repo  # noqa: E402
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 pytest.importorskip("qdrant_client")
 
 from codesift import Index  # noqa: E402
-from codesift.cli import main  # noqa: E402
+from codesift.cli.app import main  # noqa: E402
 
 from conftest import write_repo  # noqa: E402
 from test_qdrant_parity import FILES, QUERIES  # noqa: E402
@@ -178,7 +178,7 @@ def test_reader_with_the_model_and_a_mismatch(tmp_path: Path, monkeypatch) -> No
         status = idx.status()
         assert status["model"] == model and status["coverage"] == 1.0 and status["embedding_status"] == "ok"
     # Another model on the reader: keyword results, and the reason says which models differ.
-    from codesift import api_dense
+    from codesift.search import dense as api_dense
 
     class Other:
         model_id, dim = "someone/else-model", 384

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("qdrant_client")
 
 from codesift import Index  # noqa: E402
-from codesift.store import qdrant_refs  # noqa: E402
+from codesift.qdrant import refs as qdrant_refs  # noqa: E402
 
 from conftest import write_repo  # noqa: E402
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codesift import Index
-from codesift.filters import normalise_kinds, normalise_languages
+from codesift.search.filters import normalise_kinds, normalise_languages
 from codesift.limits import MAX_NAME_CHARS
-from codesift.search import MODES
+from codesift.search.run import MODES
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import write_repo  # noqa: E402
@@ -240,7 +240,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     """``codesift ARGS`` in-process, keyword-only: (exit code, stdout, stderr + any escaped exception)."""
     from click.testing import CliRunner
 
-    from codesift.cli import main
+    from codesift.cli.app import main
 
     result = CliRunner().invoke(main, list(args), env={"CODESIFT_EMBEDDER": "none", "COLUMNS": "200"})
     err = result.stderr
@@ -345,6 +345,6 @@ def test_huge_limit_does_not_abort_the_process(tmp_path: Path) -> None:
 
 
 def _keyword_only():  # noqa: ANN202
-    from codesift.config import Config
+    from codesift.config.settings import Config
 
     return Config(embedder="none")

@@ -92,7 +92,7 @@ def test_in_file_test_code_is_recognised():
 
 
 def test_name_match_takes_qualified_names_in_every_syntax():
-    from codesift.rank.shape import identifier_words
+    from codesift.query.shape import identifier_words
 
     def m(query: str, name: str, qual: str, path: str = "src/x.rs") -> float:
         return boosts.name_match(identifier_words(query), name, qual, path)
@@ -110,7 +110,7 @@ def test_name_match_takes_qualified_names_in_every_syntax():
 
 
 def test_name_match_tells_ruby_suffixes_from_punctuation():
-    from codesift.rank.shape import identifier_words
+    from codesift.query.shape import identifier_words
 
     def m(query: str, name: str, qual: str) -> float:
         return boosts.name_match(identifier_words(query), name, qual, "lib/thor.rb")

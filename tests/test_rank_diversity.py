@@ -62,7 +62,7 @@ def _container(cid, path, start, end, name="Big"):
 
 
 def test_a_long_container_yields_to_its_members():
-    from codesift.model import CONTAINER_KINDS
+    from codesift.datatypes import CONTAINER_KINDS
     from codesift.rank.diversity import members_first
 
     cls = _container(1, "A.java", 1, 500)
@@ -72,7 +72,7 @@ def test_a_long_container_yields_to_its_members():
 
 
 def test_short_named_or_memberless_containers_stay():
-    from codesift.model import CONTAINER_KINDS
+    from codesift.datatypes import CONTAINER_KINDS
     from codesift.rank.diversity import members_first
 
     short = _container(1, "A.java", 1, 80)
@@ -86,7 +86,7 @@ def test_short_named_or_memberless_containers_stay():
 
 
 def test_nested_long_containers_each_follow_their_own_member():
-    from codesift.model import CONTAINER_KINDS
+    from codesift.datatypes import CONTAINER_KINDS
     from codesift.rank.diversity import members_first
 
     outer, inner = _container(1, "T.java", 1, 900, "TypeSpec"), _container(2, "T.java", 400, 890, "Builder")

@@ -139,7 +139,7 @@ def test_search_reranks_and_a_broken_model_leaves_the_pipeline_order_with_a_note
 
 
 def test_status_and_doctor_say_when_the_reranker_is_unavailable(keyword_index, monkeypatch) -> None:
-    from codesift.doctor_health import index_health
+    from codesift.doctor.health import index_health
 
     assert keyword_index.status()["reranker"] == "ok"
 

@@ -1,6 +1,6 @@
 import pytest
 
-from codesift.rank.shape import QueryShape, classify, identifier_words, looks_like_identifier
+from codesift.query.shape import QueryShape, classify, identifier_words, looks_like_identifier
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_a_one_word_query_may_be_a_name():
 
 
 def test_a_name_asked_for_with_its_kind():
-    from codesift.rank.shape import named_kind
+    from codesift.query.shape import named_kind
 
     assert named_kind("class Session") == ("Session", frozenset({"class"}))
     assert named_kind("find the Session class") == ("Session", frozenset({"class"}))
@@ -75,7 +75,7 @@ def test_a_name_asked_for_with_its_kind():
     ("def self.start(given_args = ARGV, config = {})", "start", "method"),
 ])
 def test_a_pasted_definition_line_names_its_definition(line, name, kind):
-    from codesift.rank.shape import declared_name, pasted_definition
+    from codesift.query.shape import declared_name, pasted_definition
 
     got = declared_name(line)
     assert got is not None and got[0] == name and kind in got[1]
@@ -96,7 +96,7 @@ def test_a_pasted_definition_line_names_its_definition(line, name, kind):
     ("fn process(selfish: u8)", {"function", "method"}),
 ])
 def test_a_definition_line_says_function_or_method_where_its_syntax_does(line, kinds):
-    from codesift.rank.shape import declared_name
+    from codesift.query.shape import declared_name
 
     assert declared_name(line)[1] == kinds
 
@@ -104,7 +104,7 @@ def test_a_definition_line_says_function_or_method_where_its_syntax_does(line, k
 @pytest.mark.parametrize("text", ["object storage", "how does parse(argv) handle options", "def initialize",
                                   "read extra command-line arguments from standard input", "class for sessions"])
 def test_words_are_no_definition_line(text):
-    from codesift.rank.shape import declared_name
+    from codesift.query.shape import declared_name
 
     assert declared_name(text) is None
 
@@ -117,7 +117,7 @@ def test_words_are_no_definition_line(text):
     ("who calls parse_args with a list", None), ("where is the session", None),
 ])
 def test_a_question_for_references(question, name):
-    from codesift.rank.shape import usage_question
+    from codesift.query.shape import usage_question
 
     assert usage_question(question) == name
 
@@ -142,6 +142,6 @@ def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     ("who calls _parse_value", "_parse_value"), ("usages of Session.send", "send"), ("who calls parsing", None),
 ])
 def test_a_question_for_the_code_that_uses_a_name(question, name):
-    from codesift.rank.shape import used_name
+    from codesift.query.shape import used_name
 
     assert used_name(question) == name

@@ -1,6 +1,6 @@
 import pytest
 
-from codesift.recursion import TERMS, recursion_terms
+from codesift.text.recursion import TERMS, recursion_terms
 from codesift.store.keyword import KeywordDoc, KeywordIndex
 
 CALLS_ITSELF = [

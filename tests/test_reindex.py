@@ -22,7 +22,7 @@ TOKEN = "reindex-token-value"
 @pytest.fixture
 def service(tmp_path, monkeypatch):
     """A keyword-only IndexService over the fixture repository, started, never refreshed by tool calls."""
-    from codesift.mcp_server import IndexService
+    from codesift.server.service import IndexService
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     svc = IndexService(Index(write_repo(tmp_path / "repo")), embed=False, refresh_interval=3600)
@@ -43,7 +43,7 @@ def call(server, name: str, args: dict, progress: list | None = None):
 
 
 def test_reindex_tool_picks_up_a_changed_file_and_reports_progress(service):
-    from codesift.mcp_server import build_server
+    from codesift.server.mcp import build_server
 
     server = build_server(service)
     (service.index.root / "src/http/cookies.py").write_text("def freshly_added_helper():\n    return 2\n")
@@ -67,7 +67,7 @@ def test_reindex_tool_picks_up_a_changed_file_and_reports_progress(service):
 
 
 def test_reindex_tool_refuses_while_another_runs(service):
-    from codesift.mcp_server import build_server
+    from codesift.server.mcp import build_server
 
     server = build_server(service)
     with service.reindexing:  # another reindex holds it
@@ -117,8 +117,8 @@ def post(app, target: str, headers: dict[str, str] | None = None) -> tuple[int, 
 
 @pytest.fixture
 def app(service):
-    from codesift.mcp_server import build_server
-    from codesift.web import add_routes
+    from codesift.server.mcp import build_server
+    from codesift.server.web import add_routes
 
     server = build_server(service)
     add_routes(server, service, host="127.0.0.1")
@@ -184,8 +184,8 @@ def test_post_reindex_needs_the_token_on_a_real_server(repo, tmp_path):
 
 def test_reindex_embeds_in_place_of_the_background_worker(repo):
     """With the model: the reindex takes the background worker's place (one embedder) and embeds the new code."""
-    from codesift.mcp_server import IndexService
-    from codesift.reindex import run_reindex
+    from codesift.server.service import IndexService
+    from codesift.server.reindex import run_reindex
 
     svc = IndexService(Index(repo), embed=True, refresh_interval=3600)
     svc.start()

@@ -128,7 +128,7 @@ def test_most_referenced_definitions_come_first(index):
 
 def test_map_text_is_grouped_by_file_with_one_line_signatures(index):
     result = index.repo_map(budget_tokens=2000)
-    from codesift.tools.markdown_graph import render_map
+    from codesift.tools.markdown.graph import render_map
 
     text = render_map(result, cli=True).text
     assert "tokens ≈ characters / 4" in text
@@ -142,7 +142,7 @@ def test_budget_cuts_a_prefix_of_the_ranking(index):
     small = index.repo_map(budget_tokens=200)
     assert 0 < small["shown"] < big["shown"]
     assert small["tokens"] <= 200 < big["budget_tokens"]
-    from codesift.tools.markdown_graph import render_map
+    from codesift.tools.markdown.graph import render_map
 
     assert len(render_map(small).text) <= 200 * 4
     assert index.repo_map(budget_tokens=1)["budget_tokens"] == 200  # brought up to the smallest useful map
@@ -206,7 +206,8 @@ def test_cli_map_without_index_creates_nothing(tmp_path):
 def test_mcp_get_repo_map(index):
     from mcp import Client
 
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     service = IndexService(Index(index.root), embed=False)
     server = build_server(service)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codesift.search import penalise_short
+from codesift.search.run import penalise_short
 from codesift.store.records import ChunkRecord
 
 
@@ -33,7 +33,7 @@ def test_a_one_line_chunk_loses_the_whole_short_penalty():
 
 
 def test_doc_line_is_the_doc_the_snippet_does_not_show():
-    from codesift.search import DOC_CHARS, doc_line
+    from codesift.search.run import DOC_CHARS, doc_line
 
     go = "func Throttle(limit int) func(http.Handler) http.Handler {"
     assert doc_line("Throttle limits the requests\nin flight.\n\nMore detail.", go) == "Throttle limits the requests in flight."

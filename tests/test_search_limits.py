@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "codesift"
 BENCH_QUERIES = Path(__file__).resolve().parents[2] / "shared" / "bench" / "queries"
@@ -60,8 +60,8 @@ def test_hybrid_results_for_any_limit_are_the_head_of_fifty(index):
 
 
 def test_merged_passages_name_the_main_symbol_and_count_the_nearby_ones(tmp_path):
-    from codesift.config import Config
-    from codesift.rank.pipeline import RankSettings
+    from codesift.config.settings import Config
+    from codesift.config.rank import RankSettings
 
     root = tmp_path / "r"
     root.mkdir()
@@ -80,9 +80,9 @@ def test_merged_passages_name_the_main_symbol_and_count_the_nearby_ones(tmp_path
 def test_a_merged_passage_numbers_its_snippet_from_the_main_symbol(tmp_path):
     from rich.console import Console
 
-    from codesift.render import print_results
-    from codesift.rank.pipeline import RankSettings
-    from codesift.tools.markdown import search_block
+    from codesift.cli.render import print_results
+    from codesift.config.rank import RankSettings
+    from codesift.tools.markdown.render import search_block
 
     root = tmp_path / "r"
     root.mkdir()

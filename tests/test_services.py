@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from codesift import Index
-from codesift.cli import main
-from codesift.config import ConfigError, load_config
-from codesift.filters import FilterError
+from codesift.cli.app import main
+from codesift.config.settings import ConfigError, load_config
+from codesift.search.filters import FilterError
 
 
 @pytest.fixture(autouse=True)
@@ -247,7 +247,8 @@ def test_mcp_service_argument_takes_one_or_several(workspace: dict) -> None:
     import anyio
     from mcp import Client
 
-    from codesift.mcp_server import IndexService, build_server
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
 
     _index(workspace["root"]).close()
     service = IndexService(Index(workspace["root"]), embed=False)
@@ -290,9 +291,9 @@ def test_list_sources_markdown_shows_kind_languages_and_commit(workspace: dict) 
 
 
 def test_a_git_service_skips_typescript_compiler_output_like_a_folder_does() -> None:
-    from codesift.gitblobs import TreeEntry
-    from codesift.index_services import select_entries
-    from codesift.services import ServiceSpec
+    from codesift.indexing.gitblobs import TreeEntry
+    from codesift.indexing.services import select_entries
+    from codesift.config.services import ServiceSpec
 
     entries = [TreeEntry(p, "100644", "0" * 40, 10) for p in ("src/a.ts", "a.js", "a.d.ts", "b.js")]
     chosen, skipped = select_entries(entries, ServiceSpec("api", repo=Path(".")), 1 << 20, [])
@@ -301,9 +302,9 @@ def test_a_git_service_skips_typescript_compiler_output_like_a_folder_does() -> 
 
 
 def test_a_git_service_applies_the_larger_size_limit_of_source_like_a_folder_does() -> None:
-    from codesift.gitblobs import TreeEntry
-    from codesift.index_services import select_entries
-    from codesift.services import ServiceSpec
+    from codesift.indexing.gitblobs import TreeEntry
+    from codesift.indexing.services import select_entries
+    from codesift.config.services import ServiceSpec
 
     sizes = {"Core.java": 300, "Huge.java": 500, "data.csv": 300}
     entries = [TreeEntry(p, "100644", "0" * 40, n) for p, n in sizes.items()]

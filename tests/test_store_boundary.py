@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from codesift import Index
-from codesift.retrieve import EarlyVectorRetriever, KeywordRetriever, VectorRetriever
-from codesift.search import Filters
+from codesift.search.retrieve import EarlyVectorRetriever, KeywordRetriever, VectorRetriever
+from codesift.search.run import Filters
 from codesift.store.reads import filter_sql
 from codesift.store.records import ChunkRecord, parse_decorators
 

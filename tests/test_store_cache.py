@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 from codesift.store.cache import EmbeddingCache
 
 

@@ -1,14 +1,14 @@
-"""codesift.synonyms: the other words of a query word's group, for sentences only."""
+"""codesift.query.synonyms: the other words of a query word's group, for sentences only."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 from codesift.rank import RankSettings
-from codesift.synonyms import synonyms
-from codesift.tokenize import tokenize
+from codesift.query.synonyms import synonyms
+from codesift.text.tokens import tokenize
 
 
 def test_a_sentence_gets_the_other_words_of_each_group() -> None:

@@ -1,4 +1,4 @@
-from codesift.tokenize import split_identifier, stem, to_index_text, tokenize
+from codesift.text.tokens import split_identifier, stem, to_index_text, tokenize
 
 
 def test_camel_case_keeps_compound_and_parts():
@@ -68,7 +68,7 @@ def test_to_index_text_equals_iter_tokens_on_real_code():
 
 
 def test_words_for_model_splits_camel_humps_only():
-    from codesift.tokenize import words_for_model
+    from codesift.text.tokens import words_for_model
 
     assert words_for_model("cmd.parseArgsFromStdin()") == "cmd.parse Args From Stdin()"
     assert words_for_model("HTTPServer getHTTPResponse utf8Decode") == "HTTP Server get HTTP Response utf8 Decode"

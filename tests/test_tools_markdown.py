@@ -270,7 +270,7 @@ def test_a_long_next_line_still_fits_the_budget():
 
 
 def test_grouped_answers_name_the_definitions_nothing_resolves_to():
-    from codesift.tools.markdown_graph import render_callers
+    from codesift.tools.markdown.graph import render_callers
 
     definitions = [{"path": "cells.py", "start_line": 98, "qualified_name": "cell_len", "kind": "function"},
                    {"path": "text.py", "start_line": 225, "qualified_name": "Text.cell_len", "kind": "method"}]

@@ -1,14 +1,14 @@
-"""codesift.translate: the shipped table of query words → code terms, and its use on the keyword side."""
+"""codesift.query.translate: the shipped table of query words → code terms, and its use on the keyword side."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from codesift import Index
-from codesift.config import Config
+from codesift.config.settings import Config
 from codesift.rank import RankSettings
-from codesift.tokenize import tokenize
-from codesift.translate import TABLE_FILE, query_words, translations
+from codesift.text.tokens import tokenize
+from codesift.query.translate import TABLE_FILE, query_words, translations
 
 
 def test_query_words_are_the_plain_words_as_index_terms() -> None:

@@ -3,7 +3,7 @@ import time
 from pathlib import Path
 
 from codesift import Index
-from codesift.watch import relevant, watch
+from codesift.server.watch import relevant, watch
 
 
 def test_relevant_paths():

@@ -21,8 +21,9 @@ BASE = "127.0.0.1:8765"
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     """The HTTP app ``codesift serve --http`` runs (bound to loopback), over the fixture repository."""
-    from codesift.mcp_server import IndexService, build_server
-    from codesift.web import add_routes
+    from codesift.server.service import IndexService
+    from codesift.server.mcp import build_server
+    from codesift.server.web import add_routes
 
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     service = IndexService(Index(write_repo(tmp_path / "repo")), embed=False)
@@ -144,7 +145,7 @@ def test_loopback_rule_is_the_mcp_endpoints(app):
 
 
 def test_a_non_loopback_bind_has_no_host_rule():
-    from codesift.web import security_settings
+    from codesift.server.web import security_settings
 
     assert security_settings("0.0.0.0") is None
     assert security_settings("::1").allowed_hosts == ["127.0.0.1:*", "localhost:*", "[::1]:*"]

@@ -21,7 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from pairs import LANGS, document, read_pairs  # noqa: E402
 
-from codesift.model_text import query_embed_text  # noqa: E402
+from codesift.text.model_input import query_embed_text  # noqa: E402
 
 
 def embedder_for(model_path: str | None):  # noqa: ANN201

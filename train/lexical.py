@@ -2,7 +2,7 @@
 learns to complement.
 
 Per language, one posting list per term (its documents and BM25 weights); a batch of queries is scored by
-adding up the postings of its distinct terms. The formula and constants are codesift's (``codesift.store.bm25``).
+adding up the postings of its distinct terms. The formula and constants are codesift's (``codesift.qdrant.bm25``).
 """
 
 from __future__ import annotations
@@ -11,21 +11,21 @@ from collections import Counter
 
 import numpy as np
 
-from codesift.store import bm25
-from codesift.store.bm25 import B, K1
-from codesift.tokenize import tokenize
+from codesift.qdrant import bm25
+from codesift.qdrant.bm25 import B, K1
+from codesift.text.tokens import tokenize
 
 MAX_CHARS = 6000  # a long definition's tail adds little but time
 
 
 def idf(df: np.ndarray, n: int) -> np.ndarray:
-    """codesift's BM25 idf (:func:`codesift.store.bm25.idf`) over an array of document frequencies."""
+    """codesift's BM25 idf (:func:`codesift.qdrant.bm25.idf`) over an array of document frequencies."""
     return np.vectorize(bm25.idf, otypes=[np.float32])(df, n)
 
 
 def saturate(tf: np.ndarray, length: np.ndarray, avg: float) -> np.ndarray:
     """BM25's term-frequency part, ``tf (k1 + 1) / (tf + k1 (1 - b + b len / avg))``, over arrays (exact
-    lengths: :func:`codesift.store.bm25.saturated_tf` quantises them as tantivy stores them)."""
+    lengths: :func:`codesift.qdrant.bm25.saturated_tf` quantises them as tantivy stores them)."""
     return tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg))
 
 

@@ -1,6 +1,6 @@
 """Training pairs from ``../shared/train/``, shaped exactly as codesift embeds them at run time.
 
-Document side: ``codesift.model_text.embed_text`` of a chunk built from the pair. Query side: the query
+Document side: ``codesift.text.model_input.embed_text`` of a chunk built from the pair. Query side: the query
 preamble codesift puts before a search (``"<lang> function: "``, see ``api._query_preamble``) and a query
 derived from the doc comment's first sentence.
 """
@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from codesift.model_text import embed_text, query_embed_text
-from codesift.model import Chunk
-from codesift.tokenize import STOP_WORDS, split_identifier
+from codesift.text.model_input import embed_text, query_embed_text
+from codesift.datatypes import Chunk
+from codesift.text.tokens import STOP_WORDS, split_identifier
 
 LANGS = ("python", "javascript", "typescript", "go", "rust", "java")
 _KIND_RE = re.compile(

@@ -36,8 +36,8 @@ from lexical import Lexical  # noqa: E402
 from pairs import document, query_forms, query_text  # noqa: E402
 from train_model import QUERY_TOKENS, base_model_dir, encode  # noqa: E402
 
-from codesift.model_text import query_embed_text  # noqa: E402
-from codesift.rank.shape import DEFAULT_WEIGHTS, QueryShape  # noqa: E402
+from codesift.text.model_input import query_embed_text  # noqa: E402
+from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape  # noqa: E402
 
 EVAL_PER_LANG = 400  # held-out pairs per language, ranked among each other (as eval_heldout.py)
 RRF_K = 60.0

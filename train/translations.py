@@ -3,7 +3,7 @@
     python train/translations.py --data ../shared/train --out src/codesift/translations.tsv
 
 Reads the training pairs (``pairs-*.jsonl.gz``: a definition's first doc sentence and its code; the held-out
-``valid-*`` files are not read). A pair's *words* are :func:`codesift.translate.query_words` of its sentence
+``valid-*`` files are not read). A pair's *words* are :func:`codesift.query.translate.query_words` of its sentence
 (a leading restated symbol name dropped, as Go and Java docs start with it); its *terms* are the index terms of
 the identifier parts in its code (first 6,000 characters), once each. For a word w and a term t over all pairs:
 ``p(t|w)`` = share of w's pairs whose code holds t; ``lift`` = pairs holding both / the pairs expected to, were
@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codesift.tokenize import STOP_WORDS, WORD, split_identifier, stem, tokenize
-from codesift.translate import query_words
+from codesift.text.tokens import STOP_WORDS, WORD, split_identifier, stem, tokenize
+from codesift.query.translate import query_words
 
 MIN_DF = 20
 MIN_PAIRS = 10

@@ -24,29 +24,29 @@ __all__ = [
 ]
 
 _HOME = {
-    "Chunk": ".model",
+    "Chunk": ".datatypes",
     "CodesiftError": ".errors",
     "IndexBusy": ".store.lock",
     "InputError": ".limits",
-    "Config": ".config",
-    "ConfigError": ".config",
+    "Config": ".config.settings",
+    "ConfigError": ".errors",
     "EmbeddingUnavailable": ".embed.base",
     "Index": ".api",
     "IndexMismatchError": ".api",
     "NoIndexError": ".api",
-    "SearchResponse": ".search",
-    "SearchResult": ".search",
+    "SearchResponse": ".search.run",
+    "SearchResult": ".search.run",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Index, IndexMismatchError, NoIndexError
-    from .config import Config, ConfigError
-    from .errors import CodesiftError
-    from .limits import InputError
-    from .store.lock import IndexBusy
-    from .embed.base import EmbeddingUnavailable
-    from .model import Chunk
-    from .search import SearchResponse, SearchResult
+    from codesift.api import Index, IndexMismatchError, NoIndexError
+    from codesift.config.settings import Config
+    from codesift.errors import CodesiftError, ConfigError
+    from codesift.limits import InputError
+    from codesift.store.lock import IndexBusy
+    from codesift.embed.base import EmbeddingUnavailable
+    from codesift.datatypes import Chunk
+    from codesift.search.run import SearchResponse, SearchResult
 
 
 def __getattr__(name: str) -> Any:

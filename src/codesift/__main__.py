@@ -1,6 +1,6 @@
 """``python -m codesift`` runs the command line."""
 
-from .cli import main
+from codesift.cli.app import main
 
 if __name__ == "__main__":
     main()

@@ -13,36 +13,37 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .abbrev import abbreviations
-from .config import INDEX_DIR_NAME, Config, load_config
-from .coverage import describe_embedding, share
-from .embed import EmbeddingUnavailable
-from .embed.base import Embedder, release_batch
-from .errors import CodesiftError
-from .expand import Expander
-from .grammar_status import grammar_failures
-from .index_folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
-from .indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
-from .limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
-from .retrieve import KeywordRetriever, VectorRetriever
-from .qdrant_backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
-from .qdrant_reader import open_remote
-from .rank.learned import RankerUnavailable, load_trees, reranker_status
-from .search import MODES, SearchParams, SearchResponse, run_search
-from .store.keyword import KeywordIndex
-from .store.lock import IndexBusy, WriteLock
-from .store.sqlite import SCHEMA_VERSION, MetaStore
-from .store.vectors import DenseIndex
-from .synonyms import synonyms
-from .translate import translations
-from .services import Sources, check_path_in_services, services_to_update
-from .tools.assigned import declared_by_query
-from .tools.base import Workspace, weak_call
-from .tools.symbols import query_notes
-from .api_dense import DenseSide
+from codesift.query.abbrev import abbreviations
+from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
+from codesift.search.coverage import describe_embedding, share
+from codesift.embed import EmbeddingUnavailable
+from codesift.embed.base import Embedder, release_batch
+from codesift.errors import CodesiftError
+from codesift.query.expand import Expander
+from codesift.indexing.grammar_status import grammar_failures
+from codesift.indexing.folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
+from codesift.indexing.indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
+from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
+from codesift.search.retrieve import KeywordRetriever, VectorRetriever
+from codesift.qdrant.backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
+from codesift.qdrant.reader import open_remote
+from codesift.rank.learned import RankerUnavailable, load_trees, reranker_status
+from codesift.search.run import MODES, SearchParams, SearchResponse, run_search
+from codesift.store.keyword import KeywordIndex
+from codesift.store.lock import IndexBusy, WriteLock
+from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
+from codesift.store.vectors import DenseIndex
+from codesift.query.synonyms import synonyms
+from codesift.query.translate import translations
+from codesift.indexing.sources import Sources, services_to_update
+from codesift.search.filters import check_path_in_services
+from codesift.tools.assigned import declared_by_query
+from codesift.tools.base import Workspace, weak_call
+from codesift.search.notes import query_notes
+from codesift.search.dense import DenseSide
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .history import HistoryStats
+    from codesift.indexing.history import HistoryStats
 
 
 MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit must not abort the process
@@ -61,7 +62,7 @@ class Index(DenseSide):
         when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace.
 
         Backend qdrant without a local index: a reader of the collection's service (``reader=None``: when
-        the collection holds it; see ``codesift.qdrant_reader``), which writes nothing; ``reader=False``
+        the collection holds it; see ``codesift.qdrant.reader``), which writes nothing; ``reader=False``
         indexes this tree instead (``codesift index``)."""
         root_path = Path(root).expanduser()
         if not root_path.exists():
@@ -345,13 +346,13 @@ class Index(DenseSide):
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                     service: str | list[str] | None = None) -> list[dict[str, object]]:
         """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
-        from .tools.symbols import find_symbol
+        from codesift.tools.symbols import find_symbol
 
         return find_symbol(self.workspace, name, kind=kind, exact=exact, service=service)
 
     def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None) -> dict[str, object]:
         """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
-        from .tools.usages import find_usages
+        from codesift.tools.usages import find_usages
 
         check_limit(limit, MAX_USAGES_LIMIT)
         result = find_usages(self.workspace, symbol_name, limit=limit, service=service)
@@ -361,25 +362,25 @@ class Index(DenseSide):
                  service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
         """The most referenced definitions (PageRank over the reference index; ``focus`` files or names
         pull their neighbours up), grouped by file with signatures, cut to ``budget_tokens`` (≈ chars/4)."""
-        from .tools.repomap import repo_map
+        from codesift.tools.repomap import repo_map
 
         return repo_map(self.workspace, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
 
     def callers(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
         """The definitions that call ``symbol_name``, one entry per caller, grouped by target as find_usages."""
-        from .tools.graph import callers
+        from codesift.tools.graph import callers
 
         return callers(self.workspace, symbol_name, service=service)
 
     def callees(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
         """What the body of ``symbol_name`` calls, resolved to definitions where the index can."""
-        from .tools.graph import callees
+        from codesift.tools.graph import callees
 
         return callees(self.workspace, symbol_name, service=service)
 
     def impact(self, symbol_name: str, *, depth: int = 2, service: str | list[str] | None = None) -> dict[str, object]:
         """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses."""
-        from .tools.graph import impact
+        from codesift.tools.graph import impact
 
         return impact(self.workspace, symbol_name, depth=depth, service=service)
 
@@ -387,26 +388,26 @@ class Index(DenseSide):
                          context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
         """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers; a long
         file is read from ``start_line`` on."""
-        from .tools.context import get_code_context
+        from codesift.tools.context import get_code_context
 
         return get_code_context(self.workspace, file_path, symbol_name, ref=ref, context_lines=context_lines,
                                 start_line=start_line)
 
     def find_similar(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
         """Chunks whose embeddings are nearest to result ``result_id``'s."""
-        from .tools.symbols import find_similar
+        from codesift.tools.symbols import find_similar
 
         return find_similar(self.workspace, result_id, limit=limit)
 
     def drill_down(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
         """Like :meth:`find_similar`, one result per file, to map a topic across the tree."""
-        from .tools.symbols import find_similar
+        from codesift.tools.symbols import find_similar
 
         return find_similar(self.workspace, result_id, limit=limit, spread=True)
 
     def summarize_matches(self, query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
         """One entry per matching file (path, symbols, one-line description), without code bodies."""
-        from .tools.symbols import summarize_matches
+        from codesift.tools.symbols import summarize_matches
 
         return summarize_matches(self.workspace, query, limit=limit, **filters)
 
@@ -415,22 +416,22 @@ class Index(DenseSide):
              context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, object]:
         """Lines matching a literal (or a regex) in the indexed files, with the enclosing symbol of each;
         candidate files come from the trigram index, every hit is read from the live file."""
-        from .tools.grep import grep
+        from codesift.tools.grep import grep
 
         return grep(self.workspace, pattern, regex=regex, path=path, language=language, service=service,
                     case_sensitive=case_sensitive, context_lines=context_lines, limit=limit, offset=offset)
 
     def outline(self, path: str) -> dict[str, object]:
         """A file's symbols (kind, name, signature, line range, first doc line), nested, no bodies."""
-        from .tools.outline import outline
+        from codesift.tools.outline import outline
 
         return outline(self.workspace, path)
 
     def index_history(self, limit: int = 1000, *, embed: bool = True, progress: Progress | None = None,
                       lock_timeout: float = 10.0) -> "HistoryStats":
         """Index the newest ``limit`` commits of the tree's git repository not indexed yet (messages, changed
-        paths; embedded when ``embed`` and a model is available); returns :class:`codesift.history.HistoryStats`."""
-        from .history import index_history
+        paths; embedded when ``embed`` and a model is available); returns :class:`codesift.indexing.history.HistoryStats`."""
+        from codesift.indexing.history import index_history
 
         embedder = self.embedder() if embed else None
         reason = "--no-embed" if not embed else self._embed_error.reason if self._embed_error else ""
@@ -441,20 +442,20 @@ class Index(DenseSide):
     def search_commits(self, query: str, *, path: str | None = None, since: str | None = None,
                        limit: int = 10) -> dict[str, object]:
         """Indexed commits by message and changed paths (``path`` prefix, ``since`` ISO date), best first."""
-        from .tools.commits import search_commits
+        from codesift.tools.commits import search_commits
 
         return search_commits(self.workspace, query, path=path, since=since, limit=limit)
 
     def get_commit(self, sha: str) -> dict[str, object]:
         """One commit by full sha or unique prefix: message, author, date, files with status, diff (cut)."""
-        from .tools.commits import get_commit
+        from codesift.tools.commits import get_commit
 
         return get_commit(self.workspace, sha)
 
     def list_sources(self) -> list[dict[str, object]]:
         """The indexed root's top-level folders, or its configured services (with languages and the indexed
         commit), with file and symbol counts."""
-        from .tools.symbols import list_sources
+        from codesift.tools.symbols import list_sources
 
         if self.remote is not None:
             return self.remote.sources()

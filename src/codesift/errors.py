@@ -10,3 +10,7 @@ from __future__ import annotations
 
 class CodesiftError(Exception):
     """Base class of codesift's own errors; the message is meant for the person or agent reading it."""
+
+
+class ConfigError(CodesiftError, ValueError):
+    """A setting has a bad value; the message names it."""

@@ -1,8 +1,10 @@
-"""Which language (if any) a file is, from its name alone."""
+"""What a file is from its path alone: its language (if any), and whether it is a test or an example."""
 
 from __future__ import annotations
 
 import os
+import re
+from functools import lru_cache
 
 # Languages with a tree-sitter grammar: symbols are extracted, not just windows.
 GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
@@ -10,7 +12,7 @@ GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
      "ruby", "php", "kotlin"}
 )  # fmt: skip
 
-_EXTENSIONS: dict[str, str] = {
+EXTENSIONS: dict[str, str] = {
     # grammar languages
     ".py": "python", ".pyi": "python", ".pyw": "python",
     ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
@@ -49,7 +51,7 @@ _EXTENSIONS: dict[str, str] = {
     ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell", ".fish": "shell",
 }  # fmt: skip
 
-_FILENAMES: dict[str, str] = {
+FILENAMES: dict[str, str] = {
     "makefile": "makefile", "gnumakefile": "makefile", "cmakelists.txt": "cmake",
     "dockerfile": "dockerfile", "containerfile": "dockerfile",
     "rakefile": "ruby", "gemfile": "ruby", "guardfile": "ruby", "capfile": "ruby",
@@ -71,15 +73,34 @@ def language_for(path: str) -> str | None:
     base = os.path.basename(path.replace("\\", "/")).lower()
     if not base:
         return None
-    if base in _FILENAMES:
-        return _FILENAMES[base]
+    if base in FILENAMES:
+        return FILENAMES[base]
     if base.startswith("dockerfile.") or base.endswith(".dockerfile"):
         return "dockerfile"
     root, ext = os.path.splitext(base)
-    if ext == ".txt" and root in _FILENAMES:  # README.txt, LICENSE.txt
+    if ext == ".txt" and root in FILENAMES:  # README.txt, LICENSE.txt
         return "text"
-    if ext in _EXTENSIONS:
-        return _EXTENSIONS[ext]
-    if root in _FILENAMES and _FILENAMES[root] == "text":  # CHANGELOG.old, LICENSE.MIT
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    if root in FILENAMES and FILENAMES[root] == "text":  # CHANGELOG.old, LICENSE.MIT
         return "text"
     return None
+
+
+_TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
+_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
+_TEST_FILE = re.compile(
+    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs)|.*_spec\.rb)$"
+)
+
+
+@lru_cache(maxsize=65536)
+def is_test_path(path: str) -> bool:
+    """Tests, specs and fixtures: by folder name or by file-name convention."""
+    parts = path.split("/")
+    return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or bool(_TEST_FILE.match(parts[-1]))
+
+
+@lru_cache(maxsize=65536)
+def is_example_path(path: str) -> bool:
+    return any(p.lower() in _EXAMPLE_DIRS for p in path.split("/")[:-1])

@@ -7,7 +7,7 @@ exits 2, the MCP server answers it as a one-line tool error, the API raises it.
 
 from __future__ import annotations
 
-from .errors import CodesiftError
+from codesift.errors import CodesiftError
 
 MAX_QUERY_CHARS = 2_000  # a search query: far more than any question; a pasted file is not a query
 MAX_NAME_CHARS = 300  # a (qualified) symbol name for find_symbol / find_usages

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Embedder, EmbeddingUnavailable
+from codesift.embed.base import Embedder, EmbeddingUnavailable
 
 __all__ = ["Embedder", "EmbeddingUnavailable", "configured_model_id", "load_embedder"]
 
@@ -28,12 +28,12 @@ def load_embedder(provider: str | None = None) -> Embedder:
             "unset CODESIFT_EMBEDDER to use the local model",
         )
     if name == "local":
-        from .local import MiniLMEmbedder
+        from codesift.embed.local import MiniLMEmbedder
 
         return MiniLMEmbedder()
     if name in {"ollama", "openai"}:
-        from .breaker import BreakerEmbedder
-        from .http import from_env
+        from codesift.embed.breaker import BreakerEmbedder
+        from codesift.embed.http import from_env
 
         return BreakerEmbedder(from_env(name))
     raise EmbeddingUnavailable(
@@ -47,11 +47,11 @@ def configured_model_id(provider: str | None = None) -> str | None:
     name = (provider or os.environ.get("CODESIFT_EMBEDDER") or DEFAULT_PROVIDER).lower()
     try:
         if name == "local":
-            from .local import configured_id
+            from codesift.embed.local import configured_id
 
             return configured_id()
         if name in {"ollama", "openai"}:
-            from .http import model_id_from_env
+            from codesift.embed.http import model_id_from_env
 
             return model_id_from_env(name)
     except (EmbeddingUnavailable, OSError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-from ..errors import CodesiftError
+from codesift.errors import CodesiftError
 
 
 class EmbeddingUnavailable(CodesiftError, RuntimeError):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .base import Embedder, EmbeddingUnavailable
+from codesift.embed.base import Embedder, EmbeddingUnavailable
 
 
 class CircuitOpen(EmbeddingUnavailable):

@@ -2,13 +2,13 @@
 any OpenAI-compatible ``/v1/chat/completions``.
 
 Standard library only, like the embedding providers in :mod:`codesift.embed.http` (it shares their
-``_post`` and :class:`ProviderError`). One call, no retries: the caller has a short time budget and falls
+``post_json`` and :class:`ProviderError`). One call, no retries: the caller has a short time budget and falls
 back to the plain query on any error.
 """
 
 from __future__ import annotations
 
-from .http import ProviderError, _post
+from codesift.embed.http import ProviderError, post_json
 
 PROVIDERS = ("ollama", "openai")
 DEFAULT_URLS = {"ollama": "http://127.0.0.1:11434", "openai": "http://127.0.0.1:8000/v1"}
@@ -40,19 +40,19 @@ class ChatClient:
         if self.endpoint.endswith("/api/generate"):
             payload = {"model": self.model, "system": system, "prompt": user, "stream": False,
                        "format": "json", "options": {"temperature": 0}}
-            data = _post(self.endpoint, payload, headers, self.timeout)
+            data = post_json(self.endpoint, payload, headers, self.timeout)
             text = data.get("response") if isinstance(data, dict) else None
         else:
             messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
             if self.provider == "ollama":
                 payload = {"model": self.model, "messages": messages, "stream": False, "format": "json",
                            "options": {"temperature": 0}}
-                data = _post(self.endpoint, payload, headers, self.timeout)
+                data = post_json(self.endpoint, payload, headers, self.timeout)
                 message = data.get("message") if isinstance(data, dict) else None
                 text = message.get("content") if isinstance(message, dict) else None
             else:
                 payload = {"model": self.model, "messages": messages, "temperature": 0, "max_tokens": 200}
-                data = _post(self.endpoint, payload, headers, self.timeout)
+                data = post_json(self.endpoint, payload, headers, self.timeout)
                 try:
                     text = data["choices"][0]["message"]["content"]
                 except (KeyError, IndexError, TypeError):

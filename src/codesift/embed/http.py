@@ -13,15 +13,15 @@ import urllib.request
 
 import numpy as np
 
-from .base import EmbeddingUnavailable
-from ..errors import CodesiftError
+from codesift.embed.base import EmbeddingUnavailable
+from codesift.errors import CodesiftError
 
 
 class ProviderError(CodesiftError, RuntimeError):
     """One call to the provider failed (network, HTTP status, malformed answer)."""
 
 
-def _post(url: str, payload: dict, headers: dict[str, str], timeout: float) -> dict:
+def post_json(url: str, payload: dict, headers: dict[str, str], timeout: float) -> dict:
     req = urllib.request.Request(
         url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json", **headers}
     )
@@ -84,7 +84,7 @@ class OllamaEmbedder(_HTTPEmbedder):
         super().__init__(url, model, timeout)
 
     def _call(self, texts: list[str]) -> np.ndarray:
-        data = _post(f"{self.url}/api/embed", {"model": self.model, "input": texts}, {}, self.timeout)
+        data = post_json(f"{self.url}/api/embed", {"model": self.model, "input": texts}, {}, self.timeout)
         rows = data.get("embeddings") if isinstance(data, dict) else None
         if not isinstance(rows, list) or len(rows) != len(texts):
             raise ProviderError("Ollama answer has no 'embeddings' list of the right length")
@@ -102,7 +102,7 @@ class OpenAIEmbedder(_HTTPEmbedder):
 
     def _call(self, texts: list[str]) -> np.ndarray:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        data = _post(f"{self.url}/embeddings", {"model": self.model, "input": texts}, headers, self.timeout)
+        data = post_json(f"{self.url}/embeddings", {"model": self.model, "input": texts}, headers, self.timeout)
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list) or len(items) != len(texts):
             raise ProviderError("answer has no 'data' list of the right length")

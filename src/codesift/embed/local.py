@@ -23,8 +23,8 @@ from typing import NamedTuple
 import numpy as np
 import xxhash
 
-from ..store.cache import cache_dir
-from .base import EmbeddingUnavailable
+from codesift.store.cache import cache_dir
+from codesift.embed.base import EmbeddingUnavailable
 
 DIM = 384
 MAX_TOKENS = 128  # measured: no quality lost vs 256 on code, half the time and the memory

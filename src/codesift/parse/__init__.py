@@ -1,4 +1,4 @@
-"""Source parsing: files -> :class:`~codesift.model.Chunk` lists (definitions, blocks, windows)."""
+"""Source parsing: files -> :class:`~codesift.datatypes.Chunk` lists (definitions, blocks, windows)."""
 
 from codesift.parse.chunks import extract_chunks
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from codesift.model import CONTAINER_KINDS
+from codesift.datatypes import CONTAINER_KINDS
 
 # Kinds whose function members are methods.
 CLASS_LIKE = CONTAINER_KINDS

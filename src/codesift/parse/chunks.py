@@ -6,7 +6,7 @@ import os
 import re
 
 from codesift.languages import GRAMMAR_LANGUAGES
-from codesift.model import Chunk
+from codesift.datatypes import Chunk
 from codesift.parse import grammars
 from codesift.parse.references import Reference, references_in_tree
 from codesift.parse.symbols import MAX_TEXT, Symbol, extract_definitions

@@ -3,7 +3,7 @@
 Every accessor returns ``None`` instead of raising when a grammar wheel is missing, was built
 for an incompatible tree-sitter ABI, or a query does not compile against it: callers then fall
 back to plain line windows. Why a grammar or its parser failed is kept (:func:`failure`), so the
-indexer can say so instead of degrading silently (see :mod:`codesift.grammar_status`).
+indexer can say so instead of degrading silently (see :mod:`codesift.indexing.grammar_status`).
 """
 
 from __future__ import annotations

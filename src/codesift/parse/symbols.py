@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, QueryCursor
 
-from codesift.model import Chunk
+from codesift.datatypes import Chunk
 from codesift.parse import grammars
 from codesift.parse.base import CLASS_LIKE, Def, LangSpec, collapse, last_row, name_of, text
 from codesift.parse.lang_c import C_SPEC, CPP_SPEC

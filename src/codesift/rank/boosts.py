@@ -6,17 +6,13 @@ import math
 import re
 from functools import lru_cache
 
-from ..model import DEFINITION_KINDS, NOT_DEFINITIONS
-from ..tokenize import split_identifier, tokenize
-from .candidate import Candidate
-from .diversity import code_start
-from .shape import bare_name
+from codesift.datatypes import DEFINITION_KINDS, NOT_DEFINITIONS
+from codesift.languages import is_example_path, is_test_path
+from codesift.text.tokens import split_identifier, tokenize
+from codesift.rank.candidate import Candidate
+from codesift.rank.diversity import code_start
+from codesift.query.shape import bare_name
 
-_TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
-_EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
-_TEST_FILE = re.compile(
-    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs)|.*_spec\.rb)$"
-)
 _IMPORTANT_FILE = re.compile(r"^(readme(\..*)?|__init__\.py|main\.[a-z]+|index\.[jt]sx?|config\.[a-z]+|settings\.py)$", re.I)
 DOC_KINDS = frozenset({"section"})
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "text", "latex"})
@@ -25,19 +21,9 @@ PROSE_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "text", "latex"})
 def is_prose(kind: str, language: str) -> bool:
     """Documentation rather than code: Markdown sections and windows of prose files."""
     return kind in DOC_KINDS or language in PROSE_LANGUAGES
+
+
 _DAY = 86_400.0
-
-
-@lru_cache(maxsize=65536)
-def is_test_path(path: str) -> bool:
-    """Tests, specs and fixtures: by folder name or by file-name convention."""
-    parts = path.split("/")
-    return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or bool(_TEST_FILE.match(parts[-1]))
-
-
-@lru_cache(maxsize=65536)
-def is_example_path(path: str) -> bool:
-    return any(p.lower() in _EXAMPLE_DIRS for p in path.split("/")[:-1])
 
 
 # One import/package/include statement, in any of the grammar languages.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..model import NOT_DEFINITIONS
-from .candidate import Candidate
+from codesift.datatypes import NOT_DEFINITIONS
+from codesift.rank.candidate import Candidate
 
 MAX_MERGED_SPAN = 200  # a merged passage longer than this stops being a useful pointer
 # The longest function that takes the place of a function nested in it (``enclosing_first``): attrs' ``define``

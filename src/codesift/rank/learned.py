@@ -27,10 +27,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import CodesiftError
-from ..tokenize import tokenize
-from .candidate import Candidate
-from .diversity import FUNCTION_KINDS
+from codesift.errors import CodesiftError
+from codesift.text.tokens import tokenize
+from codesift.rank.candidate import Candidate
+from codesift.rank.diversity import FUNCTION_KINDS
 
 __all__ = ["DEPTH", "FEATURES", "RankerUnavailable", "RerankRow", "Trees", "features", "load_trees", "rerank",
            "reranker_status"]

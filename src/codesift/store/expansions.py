@@ -9,7 +9,7 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from .cache import cache_dir, open_cache_db
+from codesift.store.cache import cache_dir, open_cache_db
 
 MEMORY_ENTRIES = 512
 

@@ -1,4 +1,4 @@
-"""BM25 keyword index on tantivy, fed with text already split by :mod:`codesift.tokenize`.
+"""BM25 keyword index on tantivy, fed with text already split by :mod:`codesift.text.tokens`.
 
 Tokens arrive pre-split and lower-cased, so tantivy's whitespace tokenizer indexes them as they are; the
 same tokenizer runs over queries. Name fields weigh more than the body (see ``FIELD_BOOSTS``).
@@ -8,7 +8,7 @@ can come first (``and_first``), then any-term matches. Three optional additions,
 ``near`` (documents where consecutive query words occur within ``NEAR_SLOP`` positions of each other score
 more: sloppy phrase queries over the positional fields), ``prefix`` (the last word of the query also
 matches the terms it begins, for search-as-you-type) and ``expansion`` (extra terms, at their own
-weight, that widen the any-term match; see :mod:`codesift.expand`).
+weight, that widen the any-term match; see :mod:`codesift.query.expand`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import tantivy
 
-from ..punctuation import literal_terms
-from ..recursion import recursion_terms
-from ..tokenize import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
+from codesift.text.punctuation import literal_terms
+from codesift.text.recursion import recursion_terms
+from codesift.text.tokens import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
 # Measured on the public bench (bench/quality.py, keyword mode): name fields weighted above the body
@@ -69,8 +69,8 @@ def keyword_fields(name: str, qualified_name: str, docstring: str, text: str, pa
     """The tokenized text of each field in ``TEXT_FIELDS`` order (pure: runs in indexing workers).
 
     The body also holds words for what the code writes without them: its punctuation literals' names
-    (:mod:`codesift.punctuation`) and, for a definition that calls itself, ``recursive`` and its forms
-    (:mod:`codesift.recursion`)."""
+    (:mod:`codesift.text.punctuation`) and, for a definition that calls itself, ``recursive`` and its forms
+    (:mod:`codesift.text.recursion`)."""
     body = (to_index_text((text,)), literal_terms(text), recursion_terms(kind, name, text, docstring, language))
     return (
         to_index_text((name, qualified_name)),

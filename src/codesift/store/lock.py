@@ -10,7 +10,7 @@ import fcntl
 import os
 import time
 from pathlib import Path
-from ..errors import CodesiftError
+from codesift.errors import CodesiftError
 
 
 class IndexBusy(CodesiftError, RuntimeError):

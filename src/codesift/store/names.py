@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from ..model import NOT_DEFINITIONS, PATH_HEADS, dotted as dotted_name, module_parts
+from codesift.datatypes import NOT_DEFINITIONS, PATH_HEADS, dotted as dotted_name, module_parts
 
 _HUMP = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 NON_SYMBOL_KINDS = NOT_DEFINITIONS

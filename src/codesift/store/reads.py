@@ -10,15 +10,15 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from ..model import NOT_DEFINITIONS as _NOT_DEFINITION_KINDS
-from . import grams, names, refs
-from .keyword import glob_to_regex, normalise_path_filter
+from codesift.datatypes import NOT_DEFINITIONS as _NOT_DEFINITION_KINDS
+from codesift.store import grams, names, refs
+from codesift.store.keyword import glob_to_regex, normalise_path_filter
 
 NOT_DEFINITIONS = tuple(sorted(_NOT_DEFINITION_KINDS))  # as SQL parameters
 
 
 class FilterLike(Protocol):
-    """What the store reads of ``codesift.search.Filters``."""
+    """What the store reads of ``codesift.search.run.Filters``."""
 
     path: str | None
     languages: tuple[str, ...]

@@ -11,7 +11,7 @@ import json
 import sqlite3
 from typing import NamedTuple
 
-from ..model import Chunk
+from codesift.datatypes import Chunk
 
 
 class ChunkRecord(NamedTuple):

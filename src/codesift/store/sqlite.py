@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..model import Chunk
-from . import grams, names, refs, windows
-from .commits import CommitStore
-from .reads import FilterLike, ReadQueries, filter_sql
-from .records import ChunkRecord, chunk_record
+from codesift.datatypes import Chunk
+from codesift.store import grams, names, refs, windows
+from codesift.store.commits import CommitStore
+from codesift.store.reads import FilterLike, ReadQueries, filter_sql
+from codesift.store.records import ChunkRecord, chunk_record
 
 StoreError = sqlite3.Error  # what a failed store query raises, for callers outside store/
 

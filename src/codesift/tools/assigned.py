@@ -13,11 +13,11 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..languages import language_for
-from .grep import grep
+from codesift.languages import language_for
+from codesift.tools.grep import grep
 
 if TYPE_CHECKING:
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 __all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned", "declaration_in", "declared_by_query"]
 
@@ -101,7 +101,7 @@ def declared_by_query(ws: "Workspace", query: str) -> tuple[str, frozenset[tuple
     """The one identifier ``query`` is (``ErrNotFound``) and the (path, line) of its top-level declarations,
     when no definition has that name; else ``("", frozenset())``. Search gives the chunks holding them the
     name match a definition would get, and shows them under that name."""
-    from ..rank.shape import QueryShape, bare_name, classify, identifier_words
+    from codesift.query.shape import QueryShape, bare_name, classify, identifier_words
 
     idents = identifier_words(query)
     if len(idents) != 1 or classify(query) != QueryShape.IDENTIFIER:

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..config import Config
-from ..filters import absent_language_notes, absent_path_notes, build_filters, normalise_services
-from ..search import Filters, SearchResponse
-from ..store.sqlite import MetaStore
+from codesift.config.settings import Config
+from codesift.search.filters import absent_language_notes, absent_path_notes, build_filters, normalise_services
+from codesift.search.run import Filters, SearchResponse
+from codesift.store.sqlite import MetaStore
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..embed.base import Embedder
-    from ..services import Sources
-    from ..store.vectors import VectorIndex
+    from codesift.embed.base import Embedder
+    from codesift.indexing.sources import Sources
+    from codesift.store.vectors import VectorIndex
 
 
 class SearchFn(Protocol):

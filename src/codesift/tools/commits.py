@@ -1,6 +1,6 @@
 """``search_commits`` and ``get_commit``: the indexed git history, searched like code (BM25 over the
 commit's subject, body and changed paths, cosine over its embedded message, fused by weighted RRF) and one
-commit read from git with its diff cut to a budget. Indexing is :func:`codesift.history.index_history`."""
+commit read from git with its diff cut to a budget. Indexing is :func:`codesift.indexing.history.index_history`."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..fusion import ranked, rrf
-from ..history import NotAGitRepository, require_git, resolve, show_commit
-from ..limits import check_limit, check_query
-from ..store.keyword import normalise_path_filter
-from ..tokenize import tokenize
-from .base import Workspace
+from codesift.search.fusion import ranked, rrf
+from codesift.indexing.history import NotAGitRepository, require_git, resolve, show_commit
+from codesift.limits import check_limit, check_query
+from codesift.store.keyword import normalise_path_filter
+from codesift.text.tokens import tokenize
+from codesift.tools.base import Workspace
 
 MAX_COMMIT_LIMIT = 100
 MAX_PATHS_SHOWN = 20  # a result lists this many changed paths, and how many more there are

@@ -19,15 +19,15 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..languages import language_for
-from ..limits import InputError, check_name
-from ..model import dotted
-from .symbols import find_symbol
-from .targets import UNRESOLVED, Resolver, Scope, labels
-from .usages import _around, _bases_lookup, _in_tests, _lines, _reader, _returns_lookup, find_usages, service_prefixes
+from codesift.languages import language_for
+from codesift.limits import InputError, check_name
+from codesift.datatypes import dotted
+from codesift.tools.symbols import find_symbol
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope, labels
+from codesift.tools.usages import scopes_around, bases_lookup, in_tests, file_lines, source_reader, returns_lookup, find_usages, service_prefixes
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 ALL = 1_000_000  # find_usages' limit when every use is wanted
 MODULE = "<module>"  # the name of module-level code (no enclosing definition)
@@ -97,7 +97,7 @@ def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None,
     entries: dict[tuple, dict[str, object]] = {}
     for u in uses:
         path, line = str(u["path"]), int(u["line"])  # type: ignore[call-overload]
-        around = _around(scopes.get(path, []), line)
+        around = scopes_around(scopes.get(path, []), line)
         scope = around[0] if around else None
         key = (u.get("target"), path, scope.start if scope else 0)
         entry = entries.get(key)
@@ -171,8 +171,8 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         defs = defs[:MAX_DEFINITIONS]
     results: list[dict[str, object]] = []
     memo: dict[str, tuple[list[dict[str, object]], dict[str, str]]] = {}  # name → its definitions, their Go packages
-    bases, returns = _bases_lookup(ws), _returns_lookup(ws)
-    root, cache = _reader(ws), {}
+    bases, returns = bases_lookup(ws), returns_lookup(ws)
+    root, cache = source_reader(ws), {}
     for d in defs:
         path = str(d["path"])
         start, end = int(d["start_line"]), int(d["end_line"])  # type: ignore[call-overload]
@@ -192,10 +192,10 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
             if kind == "attribute" and not any(is_getter(t) for t in targets):
                 continue  # a field read, not a call: only reading a property runs code
             if called not in resolvers:
-                resolvers[called] = Resolver(targets, lambda p: _lines(root, p, cache),
+                resolvers[called] = Resolver(targets, lambda p: file_lines(root, p, cache),
                                              {path: imports[called]} if called in imports else {}, bases, returns,
                                              packages)
-            target, how = _resolve(resolvers[called], targets, path, line, qualifier, _around(scopes, line), imported)
+            target, how = _resolve(resolvers[called], targets, path, line, qualifier, scopes_around(scopes, line), imported)
             if kind == "attribute" and (target is None or not is_getter(target)):
                 continue
             key = (target["path"], target["start_line"]) if target else (called, qualifier)
@@ -204,7 +204,7 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
                 entry = entries[key] = {"path": path, "line": line, "name": called, "qualifier": qualifier,
                                         "resolution": how, "candidates": len(targets), "calls": 0, "lines": [],
                                         "definition": _definition(str(target["path"]), _as_scope(target))
-                                        if target else None, "test": _in_tests(str(target["path"]), None)
+                                        if target else None, "test": in_tests(str(target["path"]), None)
                                         if target else False}
                 if label:
                     entry["caller"] = label

@@ -17,9 +17,9 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..indexer import _decode, _digest
-from ..services import check_path_in_services
-from ..store import grams
+from codesift.text.source import content_hash, decode_source
+from codesift.search.filters import check_path_in_services
+from codesift.store import grams
 
 try:
     import re._constants as _c  # type: ignore[import-not-found]
@@ -29,8 +29,8 @@ except ImportError:  # pragma: no cover - Python < 3.11 keeps them at the top le
     import sre_parse as _sre  # type: ignore[no-redef]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..search import Filters
-    from .base import Workspace
+    from codesift.search.run import Filters
+    from codesift.tools.base import Workspace
 
 MAX_PATTERN_CHARS = 1_000
 MAX_LINE_CHARS = 1_000  # a hit's line (and each context line) is cut here: minified code has huge lines
@@ -223,8 +223,8 @@ def _stored_spans(ws: "Workspace", file_id: int) -> _Spans:
 
 
 def _live_spans(text: str, path: str) -> _Spans:
-    from ..languages import language_for
-    from ..parse import extract_chunks
+    from codesift.languages import language_for
+    from codesift.parse import extract_chunks
 
     chunks = extract_chunks(text, language_for(path) or "text", path)
     return _Spans([(c.start_line, c.end_line, c.qualified_name, c.kind) for c in chunks
@@ -301,10 +301,10 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
             missing.append(rel)
             continue
         files_read += 1
-        is_stale = _digest(data) != digest
+        is_stale = content_hash(data) != digest
         if is_stale:
             stale.append(rel)
-        text, _ = _decode(data)
+        text, _ = decode_source(data)
         if prefilter and not all(any(s in text for s in group) for group in prefilter):
             continue
         found = matching_lines(text, compiled, literal, anchor)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..indexer import _decode, _digest
-from ..languages import language_for
-from .context import ContextError, safe_path
+from codesift.text.source import content_hash, decode_source
+from codesift.languages import language_for
+from codesift.tools.context import ContextError, safe_path
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 NOT_SYMBOLS = ("module", "window")
 
@@ -85,14 +85,14 @@ def outline(ws: "Workspace", file_path: str) -> dict[str, Any]:
     except OSError as exc:
         raise ContextError(f"cannot read {rel}: {exc.strerror or exc}") from None
     row = ws.store.file_entry(rel)
-    text, _ = _decode(data)
+    text, _ = decode_source(data)
     language = (row[2] if row else None) or language_for(rel) or "text"
-    if row is not None and row[1] == _digest(data):
+    if row is not None and row[1] == content_hash(data):
         rows = ws.store.file_outline(row[0], NOT_SYMBOLS)
         items = [_item(*r) for r in rows]
         source = "index"
     else:
-        from ..parse import extract_chunks
+        from codesift.parse import extract_chunks
 
         items = [_item(c.kind, c.name, c.qualified_name, c.parent, c.start_line, c.end_line, c.signature,
                        c.docstring)

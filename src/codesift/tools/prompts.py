@@ -3,7 +3,7 @@
 Everything comes from the index: file languages, likely entry points (definitions named ``main``, CLI
 commands, ``if __name__ == "__main__"`` blocks, files named main/app/server/cli, top-level package
 ``__init__`` files), the repository map's top files (:mod:`codesift.tools.repomap`) and the HTTP routes the
-parsers found. The text is laid out by :mod:`codesift.tools.markdown_prompts`.
+parsers found. The text is laid out by :mod:`codesift.tools.markdown.prompts`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import json
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from ..rank.boosts import is_example_path, is_test_path
-from .repomap import repo_map
-from .symbols import list_sources
+from codesift.languages import is_example_path, is_test_path
+from codesift.tools.repomap import repo_map
+from codesift.tools.symbols import list_sources
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 ENTRY_STEMS = frozenset({"main", "__main__", "app", "server", "cli", "manage", "wsgi", "asgi", "cmd"})
 MAX_ENTRIES = 40  # entry points gathered before the text is cut to its bound

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..languages import language_for
-from ..rank.boosts import is_example_path, is_test_path
-from .targets import UNRESOLVED, Resolver, Scope
+from codesift.languages import language_for
+from codesift.languages import is_example_path, is_test_path
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 DAMPING = 0.85
 # An import is followed by the uses that count; a bare read is often a same-named local. Other kinds: 1.
@@ -317,7 +317,7 @@ def build_graph(ws: "Workspace", found: _Nodes | None = None) -> Graph:
 def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: list[tuple],
               paths: dict[int, str]) -> Resolver:
     """find_usages' resolver over the definitions of one name, reading no file."""
-    from .usages import _bases_lookup, _returns_lookup
+    from codesift.tools.usages import bases_lookup, returns_lookup
 
     imports: dict[str, str] = {}
     for fid, _, kind, qualifier in sites:
@@ -325,7 +325,7 @@ def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: lis
             imports.setdefault(paths.get(fid, ""), qualifier)
     dicts = [{"path": nodes[t].path, "start_line": nodes[t].start, "qualified_name": nodes[t].qualified_name,
               "parent": nodes[t].parent, "kind": nodes[t].kind, "node": t} for t in targets]
-    return Resolver(dicts, None, imports, _bases_lookup(ws), _returns_lookup(ws),
+    return Resolver(dicts, None, imports, bases_lookup(ws), returns_lookup(ws),
                     ws.store.go_packages(str(d["path"]) for d in dicts))
 
 

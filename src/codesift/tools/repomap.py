@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..filters import _split
-from ..model import dotted
-from ..rank.boosts import is_example_path, is_test_path
-from .markdown_graph import render_map
-from .refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
+from codesift.search.filters import split_values
+from codesift.datatypes import dotted
+from codesift.languages import is_example_path, is_test_path
+from codesift.tools.markdown.graph import render_map
+from codesift.tools.refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 CHARS_PER_TOKEN = 4
 MIN_BUDGET = 200  # tokens: below this the header and paging lines leave no room for a map
@@ -104,7 +104,7 @@ def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[st
     rank = graph.rank if graph.rank is not None else np.zeros(graph.n)
     if chosen:
         rank = pagerank(graph.src, graph.dst, graph.weight, graph.n, _personal(graph, chosen))
-    prefixes = tuple(dict.fromkeys(s.strip("/") + "/" for s in _split(service) if s.strip("/")))
+    prefixes = tuple(dict.fromkeys(s.strip("/") + "/" for s in split_values(service) if s.strip("/")))
     candidates = [i for i, node in enumerate(graph.nodes) if (not prefixes or node.path.startswith(prefixes))
                   and i not in chosen and not _inner(graph, node)]
     for prefix in prefixes:

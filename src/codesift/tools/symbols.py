@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..limits import check_name
-from ..model import dotted
-from ..store.records import ChunkRecord
+from codesift.limits import check_name
+from codesift.datatypes import dotted
+from codesift.store.records import ChunkRecord
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Callable
 
-    from ..store.sqlite import MetaStore
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 MAX_EXACT = 20
 MAX_PARTIAL = 50
@@ -33,7 +31,7 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50). When no
     definition has the name exactly (and no ``kind`` is asked), ``declarations`` adds the top-level constants
     and variables of that name (:mod:`codesift.tools.assigned`)."""
-    from ..filters import normalise_kinds, under
+    from codesift.search.filters import normalise_kinds, under
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
     kinds = normalise_kinds(kind, ws.store.kinds)
@@ -52,42 +50,10 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     typed = dotted(name).rsplit(".", 1)[-1]
     out.sort(key=lambda s: 0 if s["match"] == "exact" and s["name"] == typed else 1 if s["match"] == "exact" else 2)
     if declarations and not kinds and not any(s["match"] == "exact" for s in out):  # a constant, then?
-        from .assigned import assigned
+        from codesift.tools.assigned import assigned
 
         out[:0] = assigned(ws, name, service)
     return out
-
-
-def query_notes(store: "MetaStore", query: str, indexed: Callable[[str], bool] | None = None) -> list[str]:
-    """What a search's answer should say about its query: that the references of a name are
-    find_usages' (``who calls parse_args?``), or the names closest to one the index does not define
-    (``rebuld_auth``) or, given ``indexed`` (whether some indexed text holds a word), to a one-word query
-    no indexed text holds (``consle``), whose results are then only the dense model's guesses."""
-    from ..rank.shape import QueryShape, classify, identifier_words, looks_like_identifier, usage_question
-    from .usages import USAGES_HINT
-
-    if (asked := usage_question(query)) and store.ids_by_name([asked]):
-        return [USAGES_HINT.format(name=asked)]
-    idents = identifier_words(query)
-    # snake_case or camelCase: a name; a plain word (``config``) only when no indexed text holds it, as its
-    # trigrams are everywhere
-    if len(idents) == 1 and classify(query) == QueryShape.IDENTIFIER and looks_like_identifier(idents[0]):
-        name = idents[0].rsplit(".", 1)[-1]
-        if store.ids_by_name([name]):
-            return []
-        names = close_names(store, name)
-        return [f"no definition is named {name}; close names: {', '.join(names)}"] if names else []
-    words = query.split()
-    if indexed is None or len(words) != 1 or len(words[0]) < 4 or indexed(words[0]):
-        return []
-    names = close_names(store, words[0])
-    return [f"no indexed text contains {words[0]!r}; close names: {', '.join(names)}"] if names else []
-
-
-def close_names(store: "MetaStore", name: str) -> list[str]:
-    """The qualified names closest to ``name`` when no name holds it (a typo), else none."""
-    hits = [cid for cid, match in store.lookup_names(name, exact=False, limit_partial=5) if match == "similar"]
-    return list(dict.fromkeys(row.qualified_name for row in store.chunks_by_id(hits, with_text=False).values()))
 
 
 def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
@@ -141,7 +107,7 @@ def list_sources(ws: "Workspace") -> list[dict[str, object]]:
     """The indexed root and its top-level folders ("services") with file and symbol counts; for an index of
     configured services (``index --all``), one entry per service with its languages and indexed commit."""
     if ws.sources is not None and ws.sources.active():
-        from ..services import service_sources
+        from codesift.indexing.sources import service_sources
 
         return service_sources(ws.root, tuple(ws.sources.specs.values()), ws.store)
     rows = ws.store.service_counts()

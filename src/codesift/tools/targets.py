@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..model import PATH_HEADS, module_parts
+from codesift.datatypes import PATH_HEADS, module_parts
 
 UNRESOLVED = "unresolved"
 SELF_WORDS = frozenset({"self", "this", "Self", "cls", "me"})

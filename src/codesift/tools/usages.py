@@ -17,16 +17,16 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..languages import language_for
-from ..limits import InputError, check_name
-from ..model import dotted
-from ..rank.boosts import is_test_path
-from .context import _read
-from .symbols import find_symbol
-from .targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
+from codesift.languages import language_for
+from codesift.limits import InputError, check_name
+from codesift.datatypes import dotted
+from codesift.languages import is_test_path
+from codesift.tools.context.common import read_cached
+from codesift.tools.symbols import find_symbol
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import Workspace
+    from codesift.tools.base import Workspace
 
 CONTEXT_LINES = 2
 LIVE_SCAN_LIMIT = 5_000  # above this many uses, local declarations are not read from the files
@@ -41,18 +41,18 @@ def _enclosing(ws: "Workspace", file_ids: set[int]) -> dict[int, list[Scope]]:
     return out
 
 
-def _around(defs: list[Scope], line: int) -> list[Scope]:
+def scopes_around(defs: list[Scope], line: int) -> list[Scope]:
     """The definitions containing ``line``, innermost first."""
     return sorted((d for d in defs if d.start <= line <= d.end), key=lambda d: d.end - d.start)
 
 
-def _in_tests(path: str, scope: Scope | None) -> bool:
+def in_tests(path: str, scope: Scope | None) -> bool:
     """Test code: a test file or folder, or an in-file test module (Rust ``mod tests``)."""
     return is_test_path(path) or (scope is not None and scope.qualified_name.split(".", 1)[0] in ("tests", "test")
                                   and "." in scope.qualified_name)
 
 
-def _lines(root: "str | Workspace", path: str, cache: dict[str, list[str]]) -> list[str]:
+def file_lines(root: "str | Workspace", path: str, cache: dict[str, list[str]]) -> list[str]:
     """The live lines of ``path`` (read once per call); ``root`` may be a workspace, which knows where a
     configured service's paths are read (its folder, or a git blob)."""
     if path not in cache:
@@ -62,7 +62,7 @@ def _lines(root: "str | Workspace", path: str, cache: dict[str, list[str]]) -> l
             else:
                 full = os.path.join(root, path)
                 st = os.stat(full)
-                data = _read(full, st.st_mtime_ns, st.st_size)
+                data = read_cached(full, st.st_mtime_ns, st.st_size)
             cache[path] = data.decode("utf-8", "replace").splitlines()
         except OSError:
             cache[path] = []
@@ -71,14 +71,14 @@ def _lines(root: "str | Workspace", path: str, cache: dict[str, list[str]]) -> l
 
 def _context(root: "str | Workspace", path: str, line: int, cache: dict[str, list[str]]) -> tuple[str, str]:
     """(the site's own line, a few numbered lines around it), read live from the working tree."""
-    lines = _lines(root, path, cache)
+    lines = file_lines(root, path, cache)
     lo, hi = max(1, line - CONTEXT_LINES), min(len(lines), line + CONTEXT_LINES)
     own = lines[line - 1].strip() if 0 < line <= len(lines) else ""
     return own, "\n".join(f"{n}: {lines[n - 1]}" for n in range(lo, hi + 1))
 
 
-def _reader(ws: "Workspace") -> "str | Workspace":
-    """What ``_lines`` reads through: the root (cached by stat), or the workspace when services are set."""
+def source_reader(ws: "Workspace") -> "str | Workspace":
+    """What ``file_lines`` reads through: the root (cached by stat), or the workspace when services are set."""
     return ws if ws.sources is not None else str(ws.root)
 
 
@@ -88,7 +88,6 @@ def service_prefixes(ws: "Workspace", service: str | list[str] | None) -> tuple[
 
 
 # The note a search gets when it asks for references (``who calls parse_args?``, ``rank.shape.usage_question``).
-USAGES_HINT = "search ranks by similarity; every reference to {name}: `codesift usages {name}` (MCP: find_usages)"
 
 
 def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None,
@@ -127,7 +126,7 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     groups = sorted(counts, key=lambda t: (t == UNRESOLVED, -counts[t], str(t)))
     rank = {t: i for i, t in enumerate(groups)}
     sites.sort(key=lambda s: (rank[s[3]], s[2], s[0][1], s[0][2]))  # target, tests last, path, line
-    root, cache = _reader(ws), {}
+    root, cache = source_reader(ws), {}
     usages = []
     for (_, path, line, kind, qualifier), scope, test, target in sites[:limit]:
         item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
@@ -175,21 +174,21 @@ def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
                 imports.setdefault(path, qualifier)
-        root, cache = _reader(ws), {}
-        lines_of = (lambda p: _lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
-        resolver = Resolver(targets, lines_of, imports, _bases_lookup(ws), _returns_lookup(ws),
+        root, cache = source_reader(ws), {}
+        lines_of = (lambda p: file_lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
+        resolver = Resolver(targets, lines_of, imports, bases_lookup(ws), returns_lookup(ws),
                             ws.store.go_packages(str(t["path"]) for t in targets))
     out: list[Site] = []
     for row in rows:
         _, path, line, _, qualifier = row
-        scopes = _around(defs.get(row[0], []), line)
+        scopes = scopes_around(defs.get(row[0], []), line)
         scope = scopes[0] if scopes else None
         target = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "") if resolver else None
-        out.append((row, scope, _in_tests(path, scope), target))
+        out.append((row, scope, in_tests(path, scope), target))
     return out, ambiguous
 
 
-def _bases_lookup(ws: "Workspace") -> Callable[[str], list[str]]:
+def bases_lookup(ws: "Workspace") -> Callable[[str], list[str]]:
     """type name → the base types its definitions name (``class Sub(Base)``), through the name index."""
     memo: dict[str, list[str]] = {}
 
@@ -202,7 +201,7 @@ def _bases_lookup(ws: "Workspace") -> Callable[[str], list[str]]:
     return bases_of
 
 
-def _returns_lookup(ws: "Workspace") -> Callable[[str], str]:
+def returns_lookup(ws: "Workspace") -> Callable[[str], str]:
     """function name → the one type its definitions say they return ("" when none or several)."""
     memo: dict[str, str] = {}
 

@@ -1,0 +1,63 @@
+"""The ``codesift`` command: a thin shell over :class:`codesift.Index`, each command group in its own module.
+
+Heavy modules (tantivy, onnxruntime, tree-sitter) are imported inside the commands so that ``--help``
+and argument errors stay instant.
+"""
+
+from __future__ import annotations
+
+import click
+
+from codesift.cli import doctor, graph, history, index, init, nav, search, serve
+from codesift.cli.common import EXIT_NO_INDEX, EXIT_USAGE
+
+
+class _Group(click.Group):
+    """Index/model mismatches and bad settings can surface in any command: one line, exit 2."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from codesift.api import IndexMismatchError, NoIndexError
+        from codesift.config.settings import ConfigError
+        from codesift.qdrant.collection import QdrantMissing, QdrantUnavailable
+
+        try:
+            return super().invoke(ctx)
+        except (IndexMismatchError, ConfigError, QdrantMissing, QdrantUnavailable) as exc:
+            click.echo(f"codesift: {exc}", err=True)
+            ctx.exit(EXIT_USAGE)
+        except NoIndexError as exc:  # a read-only command found nothing to read (and created nothing)
+            click.echo(f"codesift: {exc}", err=True)
+            ctx.exit(EXIT_NO_INDEX)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="codesift")
+@click.option("--backend", type=click.Choice(["embedded", "qdrant"], case_sensitive=False),
+              help="Where the search indexes live (default: codesift.toml's backend, else CODESIFT_BACKEND, else "
+              "embedded).")
+@click.option("--qdrant-url", help="Qdrant for --backend qdrant: http(s)://host:port, or a folder or :memory: for "
+              "qdrant-client's local mode (default: CODESIFT_QDRANT_URL, else codesift.toml's qdrant_url).")
+@click.option("--qdrant-service", help="The service to read or write in the collection (default: "
+              "CODESIFT_QDRANT_SERVICE, else codesift.toml's qdrant_service, else the root folder's name); "
+              "'*' reads every service (a reader: no local index).")
+def main(backend: str | None, qdrant_url: str | None, qdrant_service: str | None) -> None:
+    """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
+    import os
+
+    # Every command reads its settings through codesift.config.settings, where these variables win over the file:
+    # the options override both, for this process.
+    if backend:
+        os.environ["CODESIFT_BACKEND"] = backend.lower()
+    if qdrant_url:
+        os.environ["CODESIFT_QDRANT_URL"] = qdrant_url
+    if qdrant_service:
+        os.environ["CODESIFT_QDRANT_SERVICE"] = qdrant_service
+
+
+COMMANDS: tuple[click.Command, ...] = (
+    search.search, search.usages, search.symbol,
+    index.index, index.status, doctor.doctor, serve.serve, serve.watch, init.init,
+    *graph.COMMANDS, *history.COMMANDS, *nav.COMMANDS,
+)
+for command in COMMANDS:
+    main.add_command(command)

@@ -1,0 +1,113 @@
+"""What every command shares: exit codes, argument clean-up, opening the index, the progress bar.
+
+Heavy modules (tantivy, onnxruntime, tree-sitter) are imported inside the functions so that ``--help``
+and argument errors stay instant.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_USAGE = 2
+EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
+SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> None:
+    click.echo(f"codesift: {message}", err=True)
+    sys.exit(code)
+
+
+def text_arg(value: str | None) -> str | None:
+    """A command-line argument as valid Unicode: undecodable bytes (surrogate escapes) become U+FFFD."""
+    if value is None:
+        return None
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that is not an escaped byte
+        return value.encode("utf-8", "replace").decode("utf-8")
+
+
+def service_list(values: tuple[str, ...] | str | None) -> list[str] | None:
+    """Repeated (or comma-separated) ``--service`` values as one list; None when none was given."""
+    if isinstance(values, str):
+        values = (values,)
+    out = [s.strip() for v in values or () for s in (text_arg(v) or "").split(",") if s.strip()]
+    return out or None
+
+
+def checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limits check
+    """A query or name passed through its ``codesift.limits`` check before any index is opened: the
+    API's and MCP's words, as one line with exit code 2."""
+    from codesift.limits import InputError
+
+    try:
+        return check(value)
+    except InputError as exc:
+        fail(str(exc))
+        raise  # unreachable: fail exits
+
+
+def open_index(root: str | None, *, for_search: bool = False, create: bool = True,  # noqa: ANN202 - lazy import
+          reader: bool | None = None):
+    """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``codesift.cli.app``);
+    ``reader=False``: never a Qdrant reader (``index`` writes)."""
+    from codesift.api import Index, IndexMismatchError, find_root
+    from codesift.config.settings import ConfigError
+
+    try:
+        if root is None:
+            base = find_root(Path.cwd()) if for_search else Path.cwd()
+        else:
+            base = Path(root)
+        return Index(base, create=create, reader=reader)
+    except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
+        fail(str(exc))
+    except PermissionError as exc:
+        fail(f"permission denied: {exc.filename or exc}")
+
+
+def fresh_index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.Index, imported lazily
+    """The index for a read command, brought up to date first unless ``no_update`` (keyword side only;
+    with ``no_update`` nothing is created either)."""
+    from codesift.store.lock import IndexBusy
+
+    idx = open_index(root, for_search=True, create=not no_update)
+    if not no_update:
+        try:
+            idx.update(embed=False, lock_timeout=0)
+        except IndexBusy:
+            click.echo("note: another process is updating the index; using it as it is", err=True)
+    return idx
+
+
+def progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
+    bar = Progress(
+        TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=False,
+    )
+    tasks: dict[str, int] = {}
+    from codesift.cli.render import RateMeter
+
+    meter = RateMeter()
+
+    def update(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            if stage == "embed" and total:
+                # Parsing is committed: searches work from here on, embedding only improves them.
+                bar.console.print(f"keyword search is ready (`codesift search` works now); embedding {total:,} "
+                                  "texts (chunks, then long definitions' windows) for semantic search — "
+                                  "Ctrl-C keeps what is done")
+            label = {"parse": "files", "embed": "embed"}.get(stage, stage)
+            tasks[stage] = bar.add_task(label, total=total, rate="")
+        unit = "files/s" if stage == "parse" else "texts/s"
+        bar.update(tasks[stage], completed=done, total=total, rate=meter.text(stage, done, unit))
+
+    return bar, update

@@ -1,0 +1,1 @@
+"""Settings: ``codesift.toml``, its ``[rank]`` and ``[[services]]`` tables, and the environment."""

@@ -1,0 +1,89 @@
+"""``codesift doctor``: the dry run (:func:`codesift.doctor.dry_run.dry_run`) plus the health of the index that
+exists, if one does: schema, model, embedding coverage, grammar failures, quarantined files, and how far
+the index is behind the tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
+from codesift.doctor.dry_run import dry_run
+
+__all__ = ["doctor", "index_health"]
+
+
+def _folder(root: Path, config: Config) -> Path:
+    return Path(config.index_dir).expanduser() if config.index_dir else root / INDEX_DIR_NAME
+
+
+def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str, object]:
+    """The existing index of ``root``: ``{exists: False}`` when there is none (nothing is created)."""
+    from codesift.api import Index, IndexMismatchError
+    from codesift.indexing.indexer import QUARANTINE_AFTER
+    from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
+
+    folder = _folder(root, config)
+    if not (folder / "meta.db").is_file():
+        return {"exists": False, "index_dir": str(folder), "problems": [],
+                "note": f"no index yet; `codesift index {root}` builds one"}
+    problems: list[str] = []
+    store = MetaStore(folder / "meta.db", readonly=True)  # read before Index() may migrate it
+    try:
+        schema = store.get_meta("schema_version")
+    finally:
+        store.close()
+    health: dict[str, object] = {"exists": True, "index_dir": str(folder),
+                                 "schema": {"index": schema, "needed": SCHEMA_VERSION}}
+    if schema not in (None, SCHEMA_VERSION):
+        if schema not in ("1", "2"):  # the migrations this codesift knows (store/sqlite.py migrate_from)
+            problems.append(f"the index has schema {schema}, this codesift needs {SCHEMA_VERSION}: "
+                            f"rebuild it with `codesift index --rebuild {root}`")
+            health["problems"] = problems
+            return health
+        problems.append(f"the index has schema {schema}: the next `codesift index` migrates it (re-parses every file)")
+    try:
+        with Index(root, config=config, create=False) as idx:
+            info = idx.status()
+            known = idx.store.files()
+    except IndexMismatchError as exc:
+        problems.append(str(exc))
+        health["problems"] = problems
+        return health
+    keep = ("files", "symbols", "chunks", "embedded", "coverage", "model", "dim", "embedding_status", "embedding",
+            "embedding_reason", "embedding_fix", "last_update", "quarantined", "grammar_errors", "skipped", "reranker")
+    health.update({k: info[k] for k in keep if k in info})
+    now = set(would_index) - set(info.get("quarantined") or {})
+    new = sorted(now - set(known))
+    gone = sorted(set(known) - now)
+    health["behind"] = {"new": len(new), "deleted": len(gone), "examples": (new + gone)[:5],
+                        "note": "files the tree has that the index lacks, and the reverse (changed files are "
+                                "re-checked by their content hash at the next update)"}
+    if new or gone:
+        problems.append(f"the index is behind the tree ({len(new)} new, {len(gone)} deleted files): "
+                        "run `codesift index`")
+    for lang, err in (info.get("grammar_errors") or {}).items():
+        problems.append(f"{err['files']} {lang} files are indexed as line windows: the grammar failed to load "
+                        f"({err['error']})")
+    if str(info.get("reranker", "")).startswith("unavailable"):
+        problems.append(f"results keep the pipeline's order: the learned re-ranker is {info['reranker']}")
+    if info.get("quarantined"):
+        q = info["quarantined"]
+        problems.append(f"{len(q)} files are quarantined after failing to parse {QUARANTINE_AFTER} times in a row "
+                        f"({', '.join(list(q)[:3])}); they are retried when they change")
+    if info.get("embedding_status") != "ok":
+        problems.append(f"keyword search only: {info.get('embedding_reason')}; fix: {info.get('embedding_fix')}")
+    elif int(info.get("embedded") or 0) < int(info.get("chunks") or 0):
+        problems.append(f"semantic side incomplete: {info.get('embedding')}")
+    health["problems"] = problems
+    return health
+
+
+def doctor(root: str | Path, *, config: Config | None = None, time_model: bool = True) -> dict[str, object]:
+    """The dry run plus ``health`` (the existing index, if any) in one report."""
+    root_path = Path(root).expanduser()
+    report = dry_run(root_path, config=config, time_model=time_model)
+    resolved = Path(str(report["root"]))
+    config = config or load_config(resolved)
+    report["dry_run"] = False
+    report["health"] = index_health(resolved, config, list(report["indexed"]["paths"]))  # type: ignore[index]
+    return report

@@ -1,0 +1,1 @@
+"""The write path: discover the files, parse them, store chunks and keyword terms, embed; services, git history."""

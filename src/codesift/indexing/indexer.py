@@ -1,0 +1,458 @@
+"""Bring an index up to date with its tree: discover → parse → store + keyword index → embed.
+
+Keyword search works as soon as the parse phase has committed; embeddings are filled in afterwards by
+resumable batches keyed by a hash of the embedded text, so an unchanged chunk is never embedded twice.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from codesift.config.settings import INDEX_DIR_NAME, Config
+from codesift.text.source import content_hash, decode_source
+from codesift.indexing.workers import worker_pool
+from codesift.indexing import grammar_status
+from codesift.indexing.discover import SNIFF_BYTES, Discovery, SourceFile, discover, is_binary
+from codesift.indexing.grammar_status import GRAMMAR_FAILED, grammar_failure
+from codesift.embed.base import Embedder, EmbeddingUnavailable
+from codesift.languages import language_for
+from codesift.datatypes import NOT_DEFINITIONS, PARSER_VERSION, Chunk
+from codesift.text.model_input import embed_text, window_texts
+from codesift.languages import is_example_path, is_test_path
+
+if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
+    from codesift.parse.references import Reference
+    from codesift.config.services import ServiceSpec
+from codesift.store import refs
+from codesift.store.cache import EmbeddingCache
+from codesift.store.keyword import KeywordDoc, KeywordIndex, keyword_fields
+from codesift.store.records import ChunkRecord
+from codesift.store.sqlite import MetaStore
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+FILE_BATCH = 200
+QUARANTINE_AFTER = 3  # failures in a row, with the file unchanged, before it is no longer retried
+
+
+@dataclass(slots=True)
+class UpdateStats:
+    """What one ``update`` did."""
+
+    files_seen: int = 0
+    files_parsed: int = 0
+    files_unchanged: int = 0
+    files_deleted: int = 0
+    chunks_added: int = 0
+    embedded: int = 0
+    embed_pending: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    warnings: dict[str, int] = field(default_factory=dict)
+    warned_files: dict[str, str] = field(default_factory=dict)  # path (relative to the root) -> warning
+    grammar_errors: dict[str, str] = field(default_factory=dict)  # language -> why its grammar did not load
+    services: dict[str, dict[str, object]] = field(default_factory=dict)  # index --all: per service, what it did
+    interrupted: bool = False
+    parse_seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+
+def read_source(abspath: str) -> bytes:
+    """A file's bytes; raises OSError when it cannot be read or is no longer a regular file.
+
+    Opened non-blocking: a file swapped for a FIFO after discovery must not hang the update.
+    """
+    fd = os.open(abspath, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"not a regular file: {abspath}")
+        return fh.read()
+
+
+def parse_file(path: str, data: bytes) -> tuple[str, list[Chunk], list[Reference], str | None]:
+    """(language, chunks, references, warning) for one file's bytes; never raises on bad content."""
+    from codesift.parse import extract_chunks
+
+    text, warning = decode_source(data)
+    language = language_for(path) or "text"
+    references: list[Reference] = []
+    try:
+        chunks = extract_chunks(text, language, path, references)
+    except (RecursionError, MemoryError, ValueError, RuntimeError) as exc:  # parser edge cases
+        warning = f"parse_failed: {type(exc).__name__}"
+        chunks, references = extract_chunks(text, "text", path), []
+    return language, chunks, references, warning
+
+
+@dataclass(slots=True)
+class Prepared:
+    """Everything about one file that can be computed without the index (in a worker process)."""
+
+    status: str  # ok | unchanged | unreadable | parse_error | skipped (warning: why)
+    digest: str = ""
+    language: str = ""
+    chunks: list[Chunk] = field(default_factory=list)
+    references: refs.Packed = field(default_factory=list)
+    warning: str | None = None
+    hashes: list[str] = field(default_factory=list)
+    window_hashes: list[list[str]] = field(default_factory=list)  # each chunk's window texts' (store/windows.py)
+    fields: list[tuple[str, str, str, str]] = field(default_factory=list)
+    error: BaseException | None = None
+    text: str | None = None  # the decoded text, for grep's trigram index (store/grams.py)
+    grammar_error: str | None = None  # the language's grammar failed to load: the file got line windows
+
+
+def windowed(chunk: Chunk, path: str) -> bool:
+    """Whether a long chunk gets window vectors (store/windows.py): a definition, outside tests' and examples'
+    files. Tests and examples held about half of all windows on the bench corpora, documentation sections, text
+    windows and module code a quarter of the rest; search demotes them all and a question about behaviour
+    rarely wants them."""
+    return chunk.kind not in NOT_DEFINITIONS and not (is_test_path(path) or is_example_path(path))
+
+
+def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepared:
+    """Read (or take, as bytes: a git blob), hash, parse and tokenize one file; never raises (failures
+    come back as a status)."""
+    if isinstance(abspath, bytes):
+        data = abspath
+        if is_binary(data[:SNIFF_BYTES]):
+            return Prepared("skipped", warning="binary")
+    else:
+        try:
+            data = read_source(abspath)
+        except OSError as exc:
+            return Prepared("unreadable", error=exc)
+    digest = content_hash(data)
+    if digest == old_hash:
+        return Prepared("unchanged", digest=digest)
+    try:
+        language, chunks, references, warning = parse_file(path, data)
+        hashes = [content_hash(embed_text(c, path)) for c in chunks]
+        window_hashes = [[content_hash(w) for w in window_texts(c, path)] if windowed(c, path) else [] for c in chunks]
+        fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
+                  for c in chunks]
+    except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
+        return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
+    return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, window_hashes, fields,
+                    text=decode_source(data)[0], grammar_error=grammar_failure(language))
+
+
+def _prepare_args(args: tuple[str, str | bytes, str | None]) -> Prepared:
+    return prepare_file(*args)
+
+
+class Indexer:
+    """Runs updates against one index (store + keyword index) for one root."""
+
+    def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
+        self.root, self.store, self.keyword, self.config = root, store, keyword, config
+        self.embed_error: EmbeddingUnavailable | None = None
+        self.shared_cache = EmbeddingCache()
+        self._failed_paths: dict[str, str] = {}  # this update's files that could not be read/parsed
+
+    def ensure_keyword_consistent(self) -> bool:
+        """Rebuild the keyword index from SQLite if a previous run died between the two commits."""
+        if self.store.get_meta("keyword_dirty", "0") == "0":
+            return False
+        self.keyword.clear()
+        for row in self.store.iter_chunks():
+            self.keyword.add(_keyword_doc(row))
+        self.keyword.commit()
+        self.store.set_meta("keyword_dirty", "0")
+        self.store.commit()
+        return True
+
+    def update(self, progress: Progress | None = None, *,
+               services: "tuple[ServiceSpec, ...] | None" = None) -> UpdateStats:
+        """Re-parse changed files, drop deleted ones; commits in batches so Ctrl-C keeps what is done.
+
+        With ``services``, the index holds those services (``codesift.indexing.services``) instead of the tree."""
+        stats = UpdateStats()
+        t0 = time.perf_counter()
+        self._failed_paths = {}
+        self.ensure_keyword_consistent()
+        if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
+            self.store.mark_all_changed()
+            self.store.set_meta("parser_version", PARSER_VERSION)
+            self.store.commit()
+        grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
+        known = self.store.files()
+        if services is not None:
+            from codesift.indexing.services import update_services
+
+            return update_services(self, services, known, stats, progress, t0)
+        found = discover(
+            self.root,
+            max_file_size=self.config.max_file_size,
+            extra_ignores=(*self.config.ignore, *self._index_dir_ignore()),
+            index_dir_name=INDEX_DIR_NAME,
+            known={path: (row.size, row.mtime) for path, row in known.items()},
+            include=self.config.include,
+        )
+        return self.apply(found, known, stats, progress, t0)
+
+    def apply(self, found: Discovery, known: dict, stats: UpdateStats, progress: Progress | None, t0: float,
+              source: Callable[[SourceFile], str | bytes] | None = None) -> UpdateStats:
+        """Bring the store in line with ``found``: parse what changed, delete what is gone.
+
+        ``source`` gives a file's path or bytes (a git blob) to parse; default: its ``abspath``."""
+        quarantined = self.store.quarantined(QUARANTINE_AFTER)
+        if quarantined:
+            keep = []
+            for f in found.files:
+                q = quarantined.get(f.path)
+                if q is not None and q[0] == f.size and q[1] == f.mtime:
+                    found.skipped[f.path] = "quarantined"
+                else:
+                    keep.append(f)
+            found.files = keep
+        for reason in found.skipped.values():
+            stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+        stats.files_seen = len(found.files)
+        current = {f.path for f in found.files}
+        changed = [
+            f for f in found.files
+            if (row := known.get(f.path)) is None or row.size != f.size or row.mtime != f.mtime
+        ]
+        deleted = [row for path, row in known.items() if path not in current]
+        stats.files_unchanged = len(found.files) - len(changed)
+        if not changed and not deleted:
+            self._finish_scan(found.skipped)
+            stats.parse_seconds = time.perf_counter() - t0
+            return stats
+        self.store.set_meta("keyword_dirty", "1")
+        self.store.commit()
+        try:
+            for row in deleted:
+                self.store.delete_file(row.id)
+                self.keyword.delete_file(row.id)
+                stats.files_deleted += 1
+            if progress and changed:
+                progress("parse", 0, len(changed))  # the stage's start: the bar shows, the rate has a base
+            with worker_pool(len(changed)) as pool:
+                read = source or (lambda f: f.abspath)
+
+                def args(start: int) -> list[tuple[str, str | bytes, str | None]]:
+                    return [(f.path, read(f), known[f.path].hash if f.path in known else None)
+                            for f in changed[start : start + FILE_BATCH]]
+
+                # Workers run one batch ahead of the writer: parsing overlaps the SQLite/tantivy writes,
+                # and at most two batches of parsed files are held in memory.
+                ahead = pool.map(_prepare_args, args(0), chunksize=4) if pool else None
+                for start in range(0, len(changed), FILE_BATCH):
+                    batch = changed[start : start + FILE_BATCH]
+                    if pool:
+                        results, nxt = ahead, args(start + FILE_BATCH)
+                        ahead = pool.map(_prepare_args, nxt, chunksize=4) if nxt else None
+                    else:
+                        results = map(_prepare_args, args(start))
+                    for f, prepared in zip(batch, results):
+                        self._index_file(f, known, stats, prepared)
+                    self.store.commit()
+                    self.keyword.commit(final=False)
+                    if progress:
+                        progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
+        except KeyboardInterrupt:
+            stats.interrupted = True
+            self.store.commit()  # what is in SQLite is whole files only: each file is one unit
+            self.keyword.rollback()
+            self.ensure_keyword_consistent()
+            raise
+        self.keyword.commit()
+        # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
+        self._finish_scan({**found.skipped, **self._failed_paths})
+        grammar_status.save(self.store, stats.grammar_errors)
+        self.store.set_meta("keyword_dirty", "0")
+        self.store.bump("generation")
+        self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
+        self.store.commit()
+        stats.parse_seconds = time.perf_counter() - t0
+        return stats
+
+    def _index_dir_ignore(self) -> tuple[str, ...]:
+        """A configured index folder inside the root is never indexed (``.codesift`` never is either,
+        whoever made it: another configuration of the same tree may keep its index there)."""
+        return index_dir_ignore(self.root, self.config)
+
+    def _finish_scan(self, skipped: dict[str, str]) -> None:
+        self.store.set_skipped(skipped)
+        self.store.set_meta("last_update", time.time())
+        self.store.commit()
+
+    def _index_file(self, f: SourceFile, known: dict, stats: UpdateStats,
+                    prepared: "Prepared | None" = None) -> None:
+        old = known.get(f.path)
+        if prepared is None:
+            prepared = prepare_file(f.path, f.abspath, old.hash if old is not None else None)
+        if prepared.status == "unreadable" or prepared.status == "parse_error":
+            self._failed(f, old, stats, prepared.status, prepared.error)
+            return
+        if prepared.status == "skipped":  # a git blob found binary once read: skipped, not a failure
+            reason = prepared.warning or "skipped"
+            stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+            self._failed_paths[f.path] = reason
+            if old is not None:
+                self.store.delete_file(old.id)
+                self.keyword.delete_file(old.id)
+            return
+        if prepared.status == "unchanged":
+            self.store.touch_file(old.id, f.size, f.mtime)
+            stats.files_unchanged += 1
+            return
+        warning, chunks = prepared.warning, prepared.chunks
+        if warning:
+            key = warning.split(":")[0]
+            stats.warnings[key] = stats.warnings.get(key, 0) + 1
+            stats.warned_files[f.path] = key
+        if prepared.grammar_error:  # indexed, but as line windows: said in `index` and `status`
+            stats.warnings[GRAMMAR_FAILED] = stats.warnings.get(GRAMMAR_FAILED, 0) + 1
+            stats.warned_files[f.path] = GRAMMAR_FAILED
+            stats.grammar_errors[prepared.language] = prepared.grammar_error
+            warning = GRAMMAR_FAILED
+        if old is not None:
+            self.keyword.delete_file(old.id)
+        file_id, ids = self.store.replace_file(
+            f.path, f.size, f.mtime, prepared.digest, prepared.language, chunks, prepared.hashes, warning,
+            prepared.references, prepared.text, prepared.window_hashes,
+        )
+        for chunk_id, chunk, fields in zip(ids, chunks, prepared.fields):
+            self.keyword.add_fields(chunk_id, file_id, f.path, chunk.language, chunk.kind, fields)
+        self.store.clear_failure(f.path)
+        stats.files_parsed += 1
+        stats.chunks_added += len(chunks)
+
+    def _failed(self, f: SourceFile, old, stats: UpdateStats, reason: str, exc: BaseException) -> None:  # noqa: ANN001
+        """Count a failure: the file leaves the index and, after a few in a row, is quarantined."""
+        stats.warnings[reason] = stats.warnings.get(reason, 0) + 1
+        stats.warned_files[f.path] = reason
+        stats.skipped[reason] = stats.skipped.get(reason, 0) + 1
+        self._failed_paths[f.path] = reason
+        if old is not None:
+            self.store.delete_file(old.id)
+            self.keyword.delete_file(old.id)
+        self.store.record_failure(f.path, f.size, f.mtime, f"{reason}: {type(exc).__name__}: {exc}")
+
+    def embed_pending(
+        self, embedder: Embedder, *, limit: int | None = None, progress: Progress | None = None,
+        pending: int | None = None, lock: AbstractContextManager | None = None,
+    ) -> int:
+        """Embed chunks whose text has no vector yet, batch by batch; return how many were embedded.
+
+        ``pending`` is the caller's fresh count of such texts, if it has one (saves a scan). With
+        ``lock``, the store is only touched while holding it and the model runs without it, so a
+        server's searches never wait for a batch to be embedded.
+        Stops early (setting ``embed_error``) when the provider becomes unavailable."""
+        guard = lock if lock is not None else nullcontext()
+        self.embed_error = None
+        with guard:
+            total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
+                     if pending is None else pending)
+        if limit is not None:
+            total = min(total, limit)
+        done = 0
+        batch = self.config.embed_batch
+        if progress and total:
+            progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
+        while done < total:
+            with guard:
+                pairs = self._missing_texts(min(batch, total - done))
+                if not pairs:
+                    break
+                cached = self._take_cached(embedder.model_id, [h for h, _, _ in pairs], embedder.dim)
+                todo = [(h, cid, seq) for h, cid, seq in pairs if h not in cached]
+                rows = self.store.chunks_by_id(cid for _, cid, _ in todo) if todo else {}
+                shaped = [_text_of(rows[cid], seq, h) for h, cid, seq in todo]
+                todo = [p for p, t in zip(todo, shaped) if t is not None]
+                texts = [t for t in shaped if t is not None]
+                if not todo:
+                    self.store.bump("generation")
+                    self.store.commit()
+            if todo:
+                try:
+                    vectors = embedder.embed(texts)
+                except EmbeddingUnavailable as exc:
+                    # Provider down mid-run: keep what is embedded; the rest is filled in by a later run.
+                    self.embed_error = exc
+                    with guard:
+                        self.store.commit()
+                    break
+                with guard:
+                    # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
+                    self.store.put_vectors([h for h, _, _ in todo], vectors)
+                    self.shared_cache.put_many(embedder.model_id, [h for h, _, _ in todo], vectors)
+                    self.store.bump("generation")
+                    self.store.commit()
+            done += len(pairs)
+            if progress:
+                progress("embed", done, total)
+        return done
+
+    def _missing_texts(self, limit: int) -> list[tuple[str, int, int]]:
+        """(hash, chunk id, window number) of texts to embed: every chunk's own text (window -1) before any
+        window of a long chunk's (store/windows.py), so hybrid search is complete as early as before."""
+        pairs = [(h, cid, -1) for h, cid in self.store.missing_embeddings(limit)]
+        if len(pairs) < limit and self.config.embed_windows:
+            pairs += self.store.missing_window_embeddings(limit - len(pairs))
+        return pairs
+
+    def fill_from_cache(self, model_id: str, dim: int) -> int:
+        """Give pending chunks the vectors the machine-wide cache holds for their texts, without running
+        the model (another index on this machine, a worktree or a clone of the same code, computed them);
+        stops at the first batch of which the cache holds under half (the texts it lacks stay pending, first
+        in the next batch). Returns how many texts were filled."""
+        filled = 0
+        while pairs := self._missing_texts(self.config.embed_batch):  # one per text
+            found = len(self._take_cached(model_id, [h for h, _, _ in pairs], dim))
+            filled += found
+            if 2 * found < len(pairs):
+                break
+        if filled:
+            self.store.bump("generation")
+            self.store.commit()
+        return filled
+
+    def _take_cached(self, model_id: str, hashes: list[str], dim: int) -> set[str]:
+        """Store the vectors another index on this machine already computed for these texts with this model;
+        returns the hashes it had."""
+        cached = self.shared_cache.get_many(model_id, hashes, dim)
+        found = [h for h in hashes if h in cached]
+        if found:
+            self.store.put_vectors(found, np.stack([cached[h] for h in found]))
+        return set(found)
+
+
+def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:
+    """The ignore pattern that keeps a configured index folder inside ``root`` out of discovery."""
+    if not config.index_dir:
+        return ()
+    try:
+        rel = Path(config.index_dir).expanduser().resolve().relative_to(root.resolve())
+    except ValueError:
+        return ()
+    return (f"/{rel.as_posix()}/",)
+
+
+def _text_of(row: ChunkRecord, window: int, digest: str) -> str | None:
+    """What the dense model reads of a chunk (``window`` -1) or of one of its windows. None for a window whose
+    text this codesift cuts otherwise (not ``digest``): a vector is stored under its own text's hash only (the
+    cache is content-addressed), so that window waits for its file's re-parse."""
+    chunk = row.to_chunk()
+    if window < 0:
+        return embed_text(chunk, row.path)
+    texts = window_texts(chunk, row.path)
+    text = texts[window] if window < len(texts) else None
+    return text if text is not None and content_hash(text) == digest else None
+
+
+def _keyword_doc(row: ChunkRecord) -> KeywordDoc:
+    return KeywordDoc(
+        row.id, row.file_id, row.path, row.language, row.kind, row.name, row.qualified_name,
+        row.signature, " ".join(row.decorators), row.docstring, row.text,
+    )

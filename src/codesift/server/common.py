@@ -1,0 +1,94 @@
+"""What the MCP tool groups share: payloads built from the API's answers, and one way to answer a call."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mcp_types import CallToolResult, TextContent
+
+from codesift.search.coverage import share
+from codesift.server.service import IndexService, ToolFailure, one_line
+from codesift.tools import markdown as md
+
+if TYPE_CHECKING:  # pragma: no cover
+    from codesift.api import Index
+
+
+log = logging.getLogger("codesift.mcp")
+
+
+def search_payload(index: "Index", response: Any, *, offset: int, limit: int, background: bool) -> dict[str, Any]:
+    """A SearchResponse as JSON-ready data, each result with its id, decorators and route."""
+    results = []
+    for r in response.results:
+        item = {k: v for k, v in r.to_dict().items() if k not in ("explain", "chunk_id")}
+        item["id"] = r.chunk_id
+        results.append(item)
+    notes = list(response.notes)
+    if background and response.coverage < 1:
+        # Index.search suggests `codesift index`; here the server is already embedding
+        notes = [n for n in notes if "chunks embedded" not in n] + [
+            f"{share(response.coverage)} of chunks embedded so far: embedding continues in the background, "
+            "keyword matching already covers everything"]
+    return {"query": response.query, "mode": response.mode, "embedding_status": response.embedding_status,
+            "coverage": response.coverage, "notes": notes, "offset": offset, "limit": limit, "results": results}
+
+
+def as_dict(item: Any) -> dict[str, Any]:
+    if isinstance(item, dict):
+        return item
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    if hasattr(item, "to_dict"):
+        return dict(item.to_dict())
+    return {"value": str(item)}
+
+
+def usages_payload(found: Any, *, symbol_name: str, offset: int, limit: int) -> dict[str, Any]:
+    """Whatever ``Index.find_usages`` returns (a list, or a dict holding one) as a payload."""
+    extra: dict[str, Any] = {}
+    items = found
+    if isinstance(found, dict):
+        key = next((k for k in ("usages", "results", "references") if isinstance(found.get(k), list)), None)
+        items = found.get(key, []) if key else []
+        extra = {k: v for k, v in found.items() if k != key}
+    results = [as_dict(i) for i in list(items or [])[offset:]]
+    return {**extra, "symbol_name": symbol_name, "offset": offset, "limit": limit, "results": results}
+
+
+def source_label(index: "Index", result_id: int) -> str:
+    row = index.store.chunks_by_id([result_id]).get(result_id)
+    return f"{row.qualified_name} at {row.path}:{row.start_line}" if row is not None else ""
+
+
+
+def ok(rendered: md.Rendered) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=rendered.text)], structured_content=rendered.data)
+
+
+def error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=one_line(message, 600))], is_error=True)
+
+
+async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.Rendered], *,
+                 refresh: bool = False, check: Callable[[], object] | None = None) -> CallToolResult:
+    """Run ``work`` against the index and turn expected failures into one-line tool errors.
+
+    ``check`` validates the arguments first (codesift.limits), so a bad one is answered at once, even
+    while the index is still being brought up to date."""
+    from codesift.api import IndexMismatchError
+
+    try:
+        if check is not None:
+            check()
+        return ok(await service.call(work, refresh=refresh))
+    except (ToolFailure, ValueError, LookupError, IndexMismatchError, OSError) as exc:
+        return error(f"{tool}: {exc}")
+    except Exception as exc:  # a bug: the traceback goes to the server log, the agent gets one line
+        log.exception("tool %s failed", tool)
+        return error(f"{tool}: internal error ({type(exc).__name__}: {exc})")
+
+
