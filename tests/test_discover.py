@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from codesift.indexing import discover as discover_mod
 from codesift.indexing.discover import SOURCE_SIZE_FACTOR, Discovery, SourceFile, discover, is_binary, size_limit
 
 HAS_GIT = shutil.which("git") is not None
@@ -304,7 +303,7 @@ def test_unreadable_file_simulated(plain: Path, monkeypatch: pytest.MonkeyPatch)
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(discover_mod.os, "open", fake_open)
+    monkeypatch.setattr(os, "open", fake_open)
     d = discover(plain)
     assert paths(d) == ["ok.py"] and d.skipped == {"secret.py": "unreadable"}
 
@@ -319,7 +318,7 @@ def test_unreadable_dir_simulated(plain: Path, monkeypatch: pytest.MonkeyPatch) 
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_scandir(path)
 
-    monkeypatch.setattr(discover_mod.os, "scandir", fake_scandir)
+    monkeypatch.setattr(os, "scandir", fake_scandir)
     d = discover(plain)
     assert paths(d) == ["ok.py"] and d.skipped == {"locked/": "unreadable"}
 
