@@ -117,7 +117,7 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     build_s = time.perf_counter() - t
     t = time.perf_counter()
     if with_vectors:  # the vector snapshot (and HNSW graph above 20k) is part of building
-        index._vector_index(index.embedder())
+        index.dense.vector_index(index.embedder())
     print(f"{size} symbols: {store.window_counts()[0]} window vectors", file=sys.stderr)
     index.close()
     return {"build_s": round(build_s, 1), "vector_index_s": round(time.perf_counter() - t, 1),

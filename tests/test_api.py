@@ -156,7 +156,7 @@ def test_an_update_right_after_a_model_change_re_embeds_everything(index, repo):
         assert again.store.get_meta("model_id") != "some-other-model"
     with Index(repo) as third:
         third.update()
-        assert third._embedder is None  # same model, nothing pending: the model is never loaded
+        assert third.dense._embedder is None  # same model, nothing pending: the model is never loaded
 
 
 def test_vectors_of_texts_edited_away_are_pruned(index, repo):
@@ -366,7 +366,7 @@ def test_long_chunks_are_searched_by_their_best_window(index, repo):
 
     status = index.status()
     assert status["windows"]["embedded"] == status["windows"]["total"] > 0
-    vectors = index._current_vectors()
+    vectors = index.current_vectors()
     assert isinstance(vectors, WindowedVectors) and len(vectors.windows) == status["windows"]["total"]
     # every window belongs to a chunk of the index, and each chunk's windows are its own code past the head
     rows = index.store.chunks_by_id(set(vectors.owners.tolist()))
@@ -392,7 +392,7 @@ def test_embed_windows_off_embeds_chunks_only(repo):
         status = idx.status()
         assert stats.embedded == status["chunks"] and status["windows"]["embedded"] == 0
         assert status["windows"]["total"] > 0  # recorded at parse time: turning it on later embeds them
-        assert type(idx._current_vectors()) is VectorIndex
+        assert type(idx.current_vectors()) is VectorIndex
         assert idx.search("where are redirects followed").mode == "hybrid"
 
 

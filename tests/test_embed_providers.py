@@ -125,14 +125,14 @@ def test_index_degrades_to_keyword_only_and_recovers(server, repo, monkeypatch):
             res = idx.search("rebuild_auth")
             assert res.embedding_status == "keyword_only" and res.notes and res.mode == "keyword"
             assert res.results[0].name == "rebuild_auth" and res.results[0].score_kind == "keyword"
-        assert idx._embedder.state == "open"
+        assert idx.dense._embedder.state == "open"
         # files indexed while the provider is down get their embeddings later, without a rebuild
         (repo / "src/extra.py").write_text("def later_symbol():\n    return 1\n")
         stats = idx.update()
         assert stats.files_parsed == 1 and stats.embedded == 0
         assert idx.status()["coverage"] < 1.0
         server.fail = False
-        idx._embedder._opened_at = -1e9  # let the half-open trial through now
+        idx.dense._embedder._opened_at = -1e9  # let the half-open trial through now
         stats = idx.update()
         assert stats.embedded >= 1 and idx.status()["coverage"] == 1.0
         assert idx.search("later_symbol", mode="semantic").embedding_status == "ok"

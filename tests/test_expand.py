@@ -284,7 +284,7 @@ def test_vocabulary_round_trip_and_search(stream_repo, tmp_path):
         assert any("expanded (vocab) with: location" in n for n in res.notes)
         saved = Vocabulary.load(idx.folder / "vocab.npz")
         assert saved is not None and "location" in saved.parts
-        assert np.array_equal(saved.table, idx._expander.vocabulary().table)
+        assert np.array_equal(saved.table, idx.engine.expander.vocabulary().table)
 
 
 def test_prefix_setting_and_a_trailing_space(stream_repo):

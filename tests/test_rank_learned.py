@@ -119,7 +119,7 @@ def test_a_model_of_other_features_or_a_broken_file_is_reported(monkeypatch: pyt
 
 
 def test_search_reranks_and_a_broken_model_leaves_the_pipeline_order_with_a_note(keyword_index, monkeypatch) -> None:
-    from codesift import api
+    from codesift.search import engine
 
     query = "follow redirects and drop the authorization header"
     ranked = keyword_index.search(query, mode="keyword", limit=20)
@@ -129,7 +129,7 @@ def test_search_reranks_and_a_broken_model_leaves_the_pipeline_order_with_a_note
     def broken() -> Trees:
         raise RankerUnavailable("the re-ranker's model reranker.json cannot be read (gone)")
 
-    monkeypatch.setattr(api, "load_trees", broken)
+    monkeypatch.setattr(engine, "load_trees", broken)
     plain = keyword_index.search(query, mode="keyword", limit=20)
     assert any("reranker.json cannot be read" in n for n in plain.notes)
     assert not any("pipeline_place" in r.explain for r in plain.results)

@@ -32,7 +32,7 @@ def test_names_and_unknown_words_get_nothing() -> None:
 def test_the_table_is_well_formed() -> None:
     from importlib.resources import files
 
-    lines = files("codesift").joinpath(TABLE_FILE).read_text(encoding="utf-8").splitlines()
+    lines = files("codesift.query").joinpath(TABLE_FILE).read_text(encoding="utf-8").splitlines()
     rows = [line.split("\t") for line in lines if not line.startswith("#")]
     assert len(rows) > 1000 and all(len(r) == 2 for r in rows)
     for word, terms in rows:

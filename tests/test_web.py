@@ -67,7 +67,7 @@ def get_json(app, target: str) -> tuple[int, dict]:
 
 
 def test_the_page_is_package_data_and_served_at_root_under_a_strict_policy(app):
-    assert resources.files("codesift").joinpath("page.html").is_file()
+    assert resources.files("codesift.server").joinpath("page.html").is_file()
     status, headers, body = get(app, "/")
     assert status == 200 and headers["content-type"].startswith("text/html")
     page = body.decode()

@@ -1,7 +1,7 @@
 """Training pairs from ``../shared/train/``, shaped exactly as codesift embeds them at run time.
 
 Document side: ``codesift.text.model_input.embed_text`` of a chunk built from the pair. Query side: the query
-preamble codesift puts before a search (``"<lang> function: "``, see ``api._query_preamble``) and a query
+preamble codesift puts before a search (``"<lang> function: "``, see ``DenseSide.query_preamble``) and a query
 derived from the doc comment's first sentence.
 """
 

@@ -1,6 +1,6 @@
-"""Build ``src/codesift/translations.tsv``: query word → the code terms that documented code pairs it with.
+"""Build ``src/codesift/query/translations.tsv``: query word → the code terms that documented code pairs it with.
 
-    python train/translations.py --data ../shared/train --out src/codesift/translations.tsv
+    python train/translations.py --data ../shared/train --out src/codesift/query/translations.tsv
 
 Reads the training pairs (``pairs-*.jsonl.gz``: a definition's first doc sentence and its code; the held-out
 ``valid-*`` files are not read). A pair's *words* are :func:`codesift.query.translate.query_words` of its sentence
@@ -162,7 +162,7 @@ def write(table, out: Path, n_pairs: int, skipped: set[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "train")
-    ap.add_argument("--out", type=Path, default=ROOT / "src" / "codesift" / "translations.tsv")
+    ap.add_argument("--out", type=Path, default=ROOT / "src" / "codesift" / "query" / "translations.tsv")
     ap.add_argument("--explain", type=Path, help="also write word → [term, score, pairs, lift, sources] as JSON")
     args = ap.parse_args(argv)
     skip = excluded_names()

@@ -6,17 +6,13 @@ The CLI, the MCP server and the search page are thin shells over this class.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 
-from codesift.query.abbrev import abbreviations
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
-from codesift.search.coverage import describe_embedding, share
-from codesift.embed import EmbeddingUnavailable
+from codesift.search.coverage import describe_embedding
 from codesift.embed.base import Embedder, release_batch
 from codesift.errors import CodesiftError
 from codesift.query.expand import Expander
@@ -24,36 +20,45 @@ from codesift.indexing.grammar_status import grammar_failures
 from codesift.indexing.folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from codesift.indexing.indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
-from codesift.search.retrieve import KeywordRetriever, VectorRetriever
 from codesift.qdrant.backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
 from codesift.qdrant.reader import open_remote
-from codesift.rank.learned import RankerUnavailable, load_trees, reranker_status
-from codesift.search.run import MODES, SearchParams, SearchResponse, run_search
+from codesift.rank.learned import reranker_status
+from codesift.search.run import MODES, SearchParams, SearchResponse
 from codesift.store.keyword import KeywordIndex
 from codesift.store.lock import IndexBusy, WriteLock
 from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
 from codesift.store.vectors import DenseIndex
-from codesift.query.synonyms import synonyms
-from codesift.query.translate import translations
 from codesift.indexing.sources import Sources, services_to_update
 from codesift.search.filters import check_path_in_services
 from codesift.tools.assigned import declared_by_query
 from codesift.tools.base import Workspace, weak_call
-from codesift.search.notes import query_notes
 from codesift.search.dense import DenseSide
+from codesift.search.engine import SearchEngine
+from codesift.query.parsed import ParsedQuery, parse_query
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+    from typing import Any
+
+    from codesift.qdrant.collection import QdrantCollection
+    from codesift.search.retrieve import Retriever
     from codesift.indexing.history import HistoryStats
 
 
 MAX_RESULTS = 10_000  # engines allocate per requested result: an absurd limit must not abort the process
 
 
+def _qdrant_retrievers(coll: QdrantCollection, store: MetaStore, params: SearchParams,
+                       query_vector: Callable[[], Any] | None) -> tuple[tuple[Retriever, Retriever | None], list[str]]:
+    """The Qdrant backend's two retrievers for one search, and notes on the settings it does not apply."""
+    return qdrant_retrievers(coll, store, params, query_vector), unsupported_notes(params)
+
+
 class IndexMismatchError(CodesiftError, RuntimeError):
     """The index on disk cannot be used as it is (schema or model mismatch); the message says the fix."""
 
 
-class Index(DenseSide):
+class Index:
     """One on-disk index of one source tree."""
 
     def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True,
@@ -95,25 +100,17 @@ class Index(DenseSide):
             self.store.set_meta("keyword_dirty", "1")
             self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
-        self._embedder: Embedder | None = None
-        self._writing = False  # this process holds the write lock (inside ``update``)
-        self._embed_error: EmbeddingUnavailable | None = None
-        self._embed_failed_at = 0.0
-        self._vectors: DenseIndex | None = None
-        self._vectors_gen = -1
         self._count_cache: tuple[str | None, int] = (None, 0)
-        self._main_language: tuple[str | None, str] = (None, "")
-        self._query_pool: ThreadPoolExecutor | None = None
         self._sources: tuple[str | None, list[dict[str, object]]] = (None, [])
-        self._embedded: tuple[int, int] = (-1, 0)
-        self._preamble_vectors: dict[str, np.ndarray] = {}
-        self._expander = Expander(self.config, self.store, self.folder)  # query expansion (off by default)
+        self.dense = DenseSide(self.root, self.folder, self.config, self.store, self.remote)
+        self.engine = SearchEngine(
+            self.store, self.config, self.dense, Expander(self.config, self.store, self.folder),
+            weak_call(self, "_keyword_index"), weak_call(self, "_chunk_count"), weak_call(self, "_declared"),
+            partial(_qdrant_retrievers, self.qdrant, self.store) if self.qdrant is not None else None)
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
-        if self._query_pool is not None:
-            self._query_pool.shutdown(wait=True)
-            self._query_pool = None
+        self.dense.close()
         if self.qdrant is not None:
             self.qdrant.close()
         self.store.close()
@@ -135,15 +132,19 @@ class Index(DenseSide):
                 f"rebuild it with `codesift index --rebuild {self.root}`"
             )
 
-    def _repair_if_needed(self) -> None:
-        """Rebuild the keyword index if a writer died mid-update; a live writer is left alone."""
-        if self.store.get_meta("keyword_dirty", "0") == "0":
-            return
-        try:
-            with WriteLock(self.folder, 0):
-                self.indexer.ensure_keyword_consistent()
-        except IndexBusy:
-            pass  # another process is updating right now: it will leave the index consistent
+    def _keyword_index(self) -> KeywordIndex | None:
+        """The keyword index, rebuilt first if a writer died mid-update (a live writer is left alone); None
+        for a Qdrant reader."""
+        if self.store.get_meta("keyword_dirty", "0") != "0":
+            try:
+                with WriteLock(self.folder, 0):
+                    self.indexer.ensure_keyword_consistent()
+            except IndexBusy:
+                pass  # another process is updating right now: it will leave the index consistent
+        return self.keyword
+
+    def _declared(self, query: ParsedQuery) -> tuple[str, frozenset[tuple[str, int]]]:
+        return declared_by_query(self.workspace, query)
 
     def _chunk_count(self) -> int:
         gen = self.store.get_meta("generation", "0")
@@ -168,18 +169,18 @@ class Index(DenseSide):
         if self.remote is not None:  # a reader: the writer keeps the collection up to date
             return UpdateStats()
         with WriteLock(self.folder, lock_timeout):
-            self._writing = True
+            self.dense.writing = True
             try:
                 return self._update(embed, embed_limit, embed_threshold, progress, all_services)
             finally:
-                self._writing = False
+                self.dense.writing = False
 
     def _update(self, embed: bool, embed_limit: int | None, embed_threshold: int | None,
                 progress: Progress | None, all_services: bool = False) -> UpdateStats:
         stats = self.indexer.update(progress, services=services_to_update(self.config, self.store, all_services))
         if stats.files_parsed or stats.files_deleted:
             self.store.prune_vectors()  # the vectors of texts edited away; an index never grows without bound
-        if embed and self._model_changed():
+        if embed and self.dense.model_changed():
             self.embedder()  # adopts the configured model now: the old model's dropped vectors count below
         # One count per update (a scan of every chunk): the CLI runs an update before each search.
         pending = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
@@ -190,7 +191,7 @@ class Index(DenseSide):
             if (embedder := self.embedder()) is not None and (filled := self.indexer.fill_from_cache(
                     embedder.model_id, embedder.dim)):
                 stats.embedded = filled
-                self._vector_index(embedder)
+                self.dense.vector_index(embedder)
         if embed and pending and (embedder := self.embedder()) is not None:
             t0 = time.perf_counter()
             try:
@@ -199,9 +200,9 @@ class Index(DenseSide):
                 release_batch(embedder)
                 if stats.embedded:
                     # Build/patch the vector snapshot (and HNSW graph) now, not in the first search.
-                    self._vector_index(embedder)
+                    self.dense.vector_index(embedder)
                 if self.indexer.embed_error is not None:
-                    self._embed_error, self._embed_failed_at = self.indexer.embed_error, time.monotonic()
+                    self.dense.unavailable(self.indexer.embed_error)
                     stats.warnings["embedding_unavailable"] = 1
             except KeyboardInterrupt:
                 stats.interrupted = True
@@ -248,97 +249,24 @@ class Index(DenseSide):
             raise ValueError(f"limit + offset must be at most {MAX_RESULTS}")
         # Cleaned (NUL, lone surrogates) and refused when empty or too long, as on the CLI and MCP.
         typing = not (isinstance(query, str) and query[-1:].isspace())  # its last word may be unfinished
-        query = check_query(query)
-        response = SearchResponse(query=query, mode=mode)
-        response.notes.extend(self.workspace.filter_notes(filters))
-        self._repair_if_needed()
-        holds = self.keyword.holds if self.keyword is not None else None  # a reader has no keyword index here
-        response.notes.extend(query_notes(self.store, query, holds))
-        vectors = pending = early = None
-        embedder = self.embedder() if mode != "keyword" else None
-        chunks = self._chunk_count()
-        coverage = min(1.0, self._embedded_count() / chunks) if embedder is not None and chunks else 1.0
-        partial = mode == "hybrid" and coverage < self.config.rank.min_vector_coverage
-        if embedder is not None and not partial:
-            pending, vectors, early = self._start_dense(embedder, filters, query, limit + offset,
-                                                        embedded_store=self.qdrant is None)
-        failed: list[EmbeddingUnavailable] = []
+        parsed = parse_query(check_query(query), typing=typing)
+        return self.engine.search(parsed, filters, limit=limit, offset=offset, mode=mode, threshold=threshold,
+                                  notes=self.workspace.filter_notes(filters))
 
-        def query_vector() -> object:
-            if pending is None:
-                return None
-            try:
-                return pending.result()
-            except EmbeddingUnavailable as exc:  # provider down: the breaker counts it
-                failed.append(exc)
-                return None
+    def embedder(self) -> Embedder | None:
+        """The embedding provider, loaded once; None (with the reason kept) when unavailable."""
+        return self.dense.embedder()
 
-        if mode != "keyword" and embedder is None:
-            self._keyword_only(response)
-            if mode == "semantic":
-                return response
-            mode = "keyword"
-        elif partial:
-            mode = "keyword"
-            response.coverage = round(coverage, 4)
-            response.notes.append(
-                f"keyword results: only {share(coverage)} of chunks are embedded, semantic ranking joins at "
-                f"{self.config.rank.min_vector_coverage:.0%}; run `codesift index` to finish")
-        response.mode = mode
-        params = SearchParams(
-            limit=limit + offset, mode=mode, filters=filters, rrf_k=self.config.rrf_k,
-            overfetch=self.config.overfetch, keyword_weight=self.config.keyword_weight,
-            vector_weight=self.config.vector_weight, rank=self.config.rank,
-            threshold=self.config.threshold if threshold is None else threshold,
-        )
-        params.typing = typing
-        if self.config.rank.learned_rerank:
-            try:
-                params.reranker = load_trees()
-            except RankerUnavailable as exc:  # a broken install: the pipeline's own order, and say so
-                response.notes.append(str(exc))
-        if mode != "semantic" and self.config.rank.name_match:
-            params.declared_name, params.declared = declared_by_query(self.workspace, query)
-        params.expansion, expansion_notes = self._expander.expand(query, mode)
-        if self.config.rank.abbreviation_weight > 0 and mode != "semantic":
-            params.expansion += tuple((t, self.config.rank.abbreviation_weight) for t in abbreviations(query))
-        if self.config.rank.synonym_weight > 0 and mode != "semantic":
-            params.expansion += tuple((t, self.config.rank.synonym_weight) for t in synonyms(query))
-        if self.config.rank.translation_weight > 0 and mode != "semantic":
-            params.lift = tuple((t, self.config.rank.translation_weight) for t in translations(query))
-        response.notes.extend(expansion_notes)
-        if self.qdrant is not None:
-            retrievers = qdrant_retrievers(self.qdrant, self.store, params, query_vector if pending is not None else None)
-            response.notes.extend(unsupported_notes(params))
-        else:
-            vector_retriever = early if early is not None else (
-                VectorRetriever(vectors, self.store) if vectors is not None else None)
-            retrievers = (KeywordRetriever.for_params(self.keyword, params), vector_retriever)
-        response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
-        if failed:
-            self._embed_error = failed[0]
-            self._keyword_only(response)
-            response.mode = "keyword" if mode == "hybrid" else mode
-        elif vectors is not None or (pending is not None and self.qdrant is not None):
-            chunks = self._chunk_count()
-            if chunks:
-                embedded = len(vectors) if vectors is not None else self._embedded_count()
-                response.coverage = round(min(1.0, embedded / chunks), 4)
-            if response.coverage < 1.0:
-                response.notes.append(f"{share(response.coverage)} of chunks embedded; run `codesift index` to finish")
-        return response
-
-    def _keyword_only(self, response: SearchResponse) -> None:
-        response.embedding_status = "keyword_only"
-        reason = self._embed_error.reason if self._embed_error else "unavailable"
-        response.notes.append(f"semantic search unavailable ({reason}): keyword results only")
+    def current_vectors(self) -> DenseIndex | None:
+        """The vector index of the current generation; None when no embedder is available."""
+        return self.dense.current_vectors()
 
     # -- agent tools (see codesift.tools) --------------------------------------------------------
     @cached_property
     def workspace(self) -> Workspace:
         """What the tools work on (root, store, index folder, config, search, vectors), built once."""
         return Workspace(root=self.root, store=self.store, folder=self.folder, config=self.config,
-                         search=weak_call(self, "search"), vectors=weak_call(self, "_current_vectors"),
+                         search=weak_call(self, "search"), vectors=weak_call(self, "current_vectors"),
                          embedder=weak_call(self, "embedder"), remote=self.remote is not None,
                          sources=Sources(self.root, self.config.services, self.store)
                          if self.config.services and self.remote is None else None)
@@ -434,7 +362,7 @@ class Index(DenseSide):
         from codesift.indexing.history import index_history
 
         embedder = self.embedder() if embed else None
-        reason = "--no-embed" if not embed else self._embed_error.reason if self._embed_error else ""
+        reason = "--no-embed" if not embed else self.dense.error.reason if self.dense.error else ""
         with WriteLock(self.folder, lock_timeout):
             return index_history(self.root, self.store, limit=limit, embedder=embedder, progress=progress,
                                  embed_reason=reason)
@@ -466,7 +394,7 @@ class Index(DenseSide):
 
     def status(self) -> dict[str, object]:
         """Counts, languages, skipped files and why, model, embedding status, last update."""
-        counts = self.store.counts(embedded=self._embedded_count())
+        counts = self.store.counts(embedded=self.dense.embedded_count())
         skipped = self.store.skipped()
         reasons: dict[str, int] = {}
         for reason in skipped.values():
@@ -495,9 +423,9 @@ class Index(DenseSide):
         query_model = getattr(embedder, "query_model_id", None)
         if query_model and query_model != status["model"]:  # a query tower over the base model's vectors
             status["query_model"] = query_model
-        if embedder is None and self._embed_error is not None:
-            status["embedding_reason"] = self._embed_error.reason
-            status["embedding_fix"] = self._embed_error.fix
+        if embedder is None and self.dense.error is not None:
+            status["embedding_reason"] = self.dense.error.reason
+            status["embedding_fix"] = self.dense.error.fix
         status["embedding"] = describe_embedding(status)
         status["backend"] = self.config.backend
         status["reranker"] = reranker_status(self.config.rank.learned_rerank)

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import xxhash
 
+from codesift.store import mirror
+
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.qdrant.collection import QdrantCollection
     from codesift.store.sqlite import MetaStore
@@ -92,14 +94,6 @@ def scroll(coll: QdrantCollection, services: Iterable[str], fields: list[str]) -
             return
 
 
-def _file_rows(store: MetaStore) -> dict[int, list[list[str]]]:
-    """file id → its ``refs`` rows ``[name, sites]``, in insertion order."""
-    out: dict[int, list[list[str]]] = {}
-    for fid, name, sites in store.db.execute("SELECT file_id, name, sites FROM refs ORDER BY rowid"):
-        out.setdefault(int(fid), []).append([name, sites])
-    return out
-
-
 def sync(coll: QdrantCollection, store: MetaStore) -> RefStats:
     """Bring this service's reference points in line with the store's ``refs`` table."""
     from qdrant_client import models
@@ -108,8 +102,8 @@ def sync(coll: QdrantCollection, store: MetaStore) -> RefStats:
     stats = RefStats()
     ensure(coll)
     existing = {pid: p for pid, p in scroll(coll, [coll.service], ["file_hash", "v"])}
-    files = {int(fid): (path, fhash) for fid, path, fhash in store.db.execute("SELECT id, path, hash FROM files")}
-    with_refs = {int(r[0]) for r in store.db.execute("SELECT DISTINCT file_id FROM refs")}
+    files = mirror.file_hashes(store)
+    with_refs = mirror.files_with_refs(store)
     wanted: dict[int, int] = {}  # point id -> file id
     todo: list[int] = []
     for fid in with_refs:
@@ -123,7 +117,7 @@ def sync(coll: QdrantCollection, store: MetaStore) -> RefStats:
             todo.append(fid)
     stats.kept = len(wanted) - len(todo)
     if todo:
-        rows = _file_rows(store) if len(todo) > len(files) // 4 else _rows_of(store, todo)
+        rows = mirror.ref_rows(store, None if len(todo) > len(files) // 4 else todo)
         batch: list[Any] = []
         size = 0
         for fid in sorted(todo, key=lambda f: files[f][0]):
@@ -143,17 +137,6 @@ def sync(coll: QdrantCollection, store: MetaStore) -> RefStats:
     stats.deleted = len(gone)
     stats.seconds = time.perf_counter() - t0
     return stats
-
-
-def _rows_of(store: MetaStore, file_ids: list[int]) -> dict[int, list[list[str]]]:
-    out: dict[int, list[list[str]]] = {}
-    for start in range(0, len(file_ids), 900):
-        part = file_ids[start : start + 900]
-        for fid, name, sites in store.db.execute(
-                f"SELECT file_id, name, sites FROM refs WHERE file_id IN ({','.join('?' * len(part))}) ORDER BY rowid",
-                part):
-            out.setdefault(int(fid), []).append([name, sites])
-    return out
 
 
 def _upsert(coll: QdrantCollection, points: list[Any], stats: RefStats) -> None:
@@ -178,8 +161,7 @@ def fill(coll: QdrantCollection, store: MetaStore, services: Iterable[str], *, p
     reference collection (written before references were stored)."""
     if not exists(coll):
         return None
-    db = store.db
-    file_ids = {str(path): int(fid) for fid, path in db.execute("SELECT id, path FROM files")}
+    file_ids = mirror.file_ids(store)
     top = max(file_ids.values(), default=0)
     new_files: list[tuple[Any, ...]] = []
     rows: list[tuple[int, str, str]] = []
@@ -200,8 +182,7 @@ def fill(coll: QdrantCollection, store: MetaStore, services: Iterable[str], *, p
                 new_files.append((fid, path, 0, 0.0, str(p.get("file_hash") or ""), None, 0.0, None))
             rows += [(fid, str(name), str(sites)) for name, sites in p.get("refs") or []]
             n += 1
-    db.executemany("INSERT INTO files(id, path, size, mtime, hash, language, indexed_at, warning) "
-                   "VALUES(?,?,?,?,?,?,?,?)", new_files)
-    db.executemany("INSERT INTO refs(file_id, name, sites) VALUES(?,?,?)", rows)
+    mirror.insert_files(store, new_files)
+    mirror.insert_refs(store, rows)
     store.commit()
     return n

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from codesift.store import names
+from codesift.store import mirror, names
 from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
 
 # What a reader asks of every point (not the terms, lengths and signatures the sync keeps for itself).
@@ -71,12 +71,7 @@ def fill(store: MetaStore, points: Iterable[tuple[int, dict[str, Any]]], *, pref
                            str(p.get("text") or ""), str(p.get("content_hash") or "")))
         if kind not in names.NON_SYMBOL_KINDS:
             symbols.append((cid, name, qual))
-    db = store.db
-    db.executemany("INSERT INTO files(id, path, size, mtime, hash, language, indexed_at, warning) "
-                   "VALUES(?,?,?,?,?,?,?,?)", file_rows)
-    db.executemany("INSERT INTO chunks(id, file_id, path, kind, name, qualified_name, parent, language, start_line, "
-                   "end_line, signature, docstring, decorators, route, text, embed_hash) "
-                   "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", chunk_rows)
-    names.add(db, symbols)
+    mirror.insert_files(store, file_rows)
+    mirror.insert_chunks(store, chunk_rows, symbols)
     store.commit()
     return ids

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from codesift.errors import CodesiftError
-from codesift.text.tokens import tokenize
+from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import FUNCTION_KINDS
 
@@ -75,10 +75,10 @@ def _rank_feature(rank: int | None) -> float:
     return 1.0 / (1.0 + math.log(rank)) if rank else 0.0
 
 
-def features(rows: Sequence[RerankRow], query: str) -> np.ndarray:
+def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
     """One row of :data:`FEATURES` per result. A query term weighs ``log(1 + n / (1 + m))`` for the ``m`` of the
     ``n`` results whose name or text contains it (lower-cased substring): rare among them, it tells them apart."""
-    terms = list(dict.fromkeys(tokenize(query)))
+    terms = list(dict.fromkeys(as_parsed(query).terms))
     shape = (len(rows), len(terms))
 
     def holds(texts: list[str]) -> np.ndarray:  # [result, term]: the term is in the result's lower-cased text
@@ -213,7 +213,8 @@ def reranker_status(enabled: bool) -> str:
     return "ok"
 
 
-def rerank(cands: list[Candidate], rows: Sequence[RerankRow], query: str, trees: Trees) -> list[Candidate]:
+def rerank(cands: list[Candidate], rows: Sequence[RerankRow], query: ParsedQuery | str,
+           trees: Trees) -> list[Candidate]:
     """``cands`` (distinct, in the pipeline's order, ``rows`` their features' inputs) reordered by the model,
     each place keeping the score it had; ties keep the pipeline's order."""
     if len(cands) < 2:

@@ -1,8 +1,8 @@
-"""The dense side of an :class:`~codesift.api.Index`: the embedding provider (loaded once, retried,
-adopting a changed model), the query's vector and the vector index of the current generation.
+"""The dense side of an index: the embedding provider (loaded once, retried, adopting a changed model),
+the query's vector and the vector index of the current generation.
 
-A mixin of ``Index``: it reads the index's store, folder, root and config, and keeps its state in the
-attributes ``Index.__init__`` sets (``_embedder``, ``_embed_error``, ``_vectors``, …).
+An :class:`~codesift.api.Index` owns one :class:`DenseSide` (``Index.dense``), built over its root, folder,
+config and store; the search engine and the index's update read the same one.
 """
 
 from __future__ import annotations
@@ -38,23 +38,32 @@ EMBED_RETRY_S = 30.0
 
 
 class DenseSide:
-    """Embedder, model adoption, query vectors and the vector snapshot (mixed into ``Index``)."""
+    """Embedder, model adoption, query vectors and the vector snapshot of one index."""
 
-    root: Path
-    folder: Path
-    config: Config
-    store: MetaStore
-    _embedder: Embedder | None
-    _embed_error: EmbeddingUnavailable | None
-    _embed_failed_at: float
-    _writing: bool
-    _vectors: DenseIndex | None
-    _vectors_gen: int
-    _embedded: tuple[int, int]
-    _main_language: tuple[str | None, str | None]
-    _preamble_vectors: dict[str, np.ndarray]
-    _query_pool: ThreadPoolExecutor | None
-    remote: RemoteIndex | None  # reader mode (codesift.qdrant.reader)
+    def __init__(self, root: Path, folder: Path, config: Config, store: MetaStore,
+                 remote: RemoteIndex | None = None) -> None:
+        self.root, self.folder, self.config, self.store = root, folder, config, store
+        self.remote = remote  # reader mode (codesift.qdrant.reader): the collection's vectors
+        self.error: EmbeddingUnavailable | None = None  # why the provider is unavailable, when it is
+        self.failed_at = 0.0  # when it last failed (monotonic), retried after EMBED_RETRY_S
+        self.writing = False  # this process holds the index's write lock (inside ``Index.update``)
+        self._embedder: Embedder | None = None
+        self._vectors: DenseIndex | None = None
+        self._vectors_gen = -1
+        self._main_language: tuple[str | None, str | None] = (None, "")
+        self._query_pool: ThreadPoolExecutor | None = None
+        self._embedded: tuple[int, int] = (-1, 0)
+        self._preamble_vectors: dict[str, np.ndarray] = {}
+
+    def close(self) -> None:
+        """Stop the query thread (waiting for a query it is embedding)."""
+        if self._query_pool is not None:
+            self._query_pool.shutdown(wait=True)
+            self._query_pool = None
+
+    def unavailable(self, exc: EmbeddingUnavailable) -> None:
+        """Record that the provider failed now: searches say why, and it is tried again later."""
+        self.error, self.failed_at = exc, time.monotonic()
 
     def embedder(self) -> Embedder | None:
         """The embedding provider, loaded once; None (with the reason kept) when unavailable.
@@ -63,22 +72,22 @@ class DenseSide:
         long-running server picks up an embedding server that came back.
         """
         if self._embedder is None:
-            if self._embed_error is not None and time.monotonic() - self._embed_failed_at < EMBED_RETRY_S:
+            if self.error is not None and time.monotonic() - self.failed_at < EMBED_RETRY_S:
                 return None
             try:
                 embedder = load_embedder(self.config.embedder)
             except EmbeddingUnavailable as exc:
-                self._embed_error, self._embed_failed_at = exc, time.monotonic()
+                self.unavailable(exc)
                 return None
             try:
                 self._adopt_model(embedder)
             except EmbeddingUnavailable as exc:
-                self._embed_error, self._embed_failed_at = exc, time.monotonic()
+                self.unavailable(exc)
                 return None
-            self._embedder, self._embed_error = embedder, None
+            self._embedder, self.error = embedder, None
         return self._embedder
 
-    def _model_changed(self) -> bool:
+    def model_changed(self) -> bool:
         """Whether the configured model is not the one that made the stored vectors (no model is loaded)."""
         if self._embedder is not None:
             return False
@@ -107,7 +116,7 @@ class DenseSide:
             self.store.commit()
             return
         try:
-            with nullcontext() if self._writing else WriteLock(self.folder, 0):
+            with nullcontext() if self.writing else WriteLock(self.folder, 0):
                 self.store.reset_vectors(embedder.model_id, embedder.dim)
         except (IndexBusy, OSError) as exc:
             raise EmbeddingUnavailable(
@@ -118,7 +127,7 @@ class DenseSide:
         log.info("embedding model changed from %s to %s: vectors dropped, the tree is re-embedded",
                  stored, embedder.model_id)
 
-    def _query_preamble(self, filters: Filters) -> str:
+    def query_preamble(self, filters: Filters) -> str:
         """The start of the text the dense model reads for a query, shaped like a document's preamble
         ("python function …", see ``model_text.embed_text``): the filtered language, else the tree's main
         code language. Measured (bench/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
@@ -138,7 +147,7 @@ class DenseSide:
             self._query_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="codesift-query")
         return self._query_pool
 
-    def _start_dense(self, embedder: Embedder, filters: Filters, query: str, limit: int, *,
+    def start(self, embedder: Embedder, filters: Filters, query: str, limit: int, *,
                      embedded_store: bool) -> tuple[Future, DenseIndex | None, EarlyVectorRetriever | None]:
         """Embed the query on the query thread; returns its future, the vector index (the embedded store's) and,
         for an unfiltered search of the embedded store, the vector retriever that searches on that thread too.
@@ -149,11 +158,11 @@ class DenseSide:
         early = None
         if embedded_store and not filters:
             early = EarlyVectorRetriever(candidate_pool(limit, self.config.overfetch))
-        pending = self._query_thread().submit(self._query_vector, embedder, self._query_preamble(filters), query,
+        pending = self._query_thread().submit(self._query_vector, embedder, self.query_preamble(filters), query,
                                               early.run if early is not None else None)
         if not embedded_store:
             return pending, None, None
-        vectors = self._vector_index(embedder)
+        vectors = self.vector_index(embedder)
         if early is not None:  # from here on its vector search can run on the query thread
             early.retriever = VectorRetriever(vectors, self.store)
         return pending, vectors, early
@@ -175,7 +184,7 @@ class DenseSide:
             then(vec)
         return vec
 
-    def _vector_index(self, embedder: Embedder) -> DenseIndex:
+    def vector_index(self, embedder: Embedder) -> DenseIndex:
         gen = int(self.store.get_meta("generation", "0") or 0)
         if self._vectors is None or gen != self._vectors_gen:
             vectors = VectorIndex(self.folder / "dense", embedder.dim, embedder.model_id)
@@ -198,14 +207,14 @@ class DenseSide:
         windows.load(gen, self.store.embedded_window_ids, lambda ids: self.store.window_vectors_for(ids, embedder.dim))
         return windows
 
-    def _current_vectors(self) -> DenseIndex | None:
+    def current_vectors(self) -> DenseIndex | None:
         """The vector index of the current generation; None when no embedder is available."""
         if self.remote is not None:  # a reader: the collection's vectors (no model needed to compare them)
             return self.remote.vectors()  # type: ignore[return-value]
         embedder = self.embedder()
-        return None if embedder is None else self._vector_index(embedder)
+        return None if embedder is None else self.vector_index(embedder)
 
-    def _embedded_count(self) -> int:
+    def embedded_count(self) -> int:
         """Chunks with a vector: the vector snapshot's size when it is current, else counted (cached)."""
         if self.remote is not None:
             return self.remote.dense

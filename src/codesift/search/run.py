@@ -19,7 +19,8 @@ from codesift.rank.boosts import is_prose
 from codesift.rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
 from codesift.rank.labels import label
 from codesift.rank.learned import DEPTH, RerankRow, Trees, rerank
-from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, classify, identifier_words
+from codesift.query.parsed import ParsedQuery
+from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import MetaStore
 
@@ -205,14 +206,14 @@ def penalise_short(hits: list[tuple[int, float]], rows: dict[int, ChunkRecord], 
     return out
 
 
-def shape_weights(query: str, params: SearchParams) -> tuple[QueryShape, float, float]:
+def shape_weights(query: ParsedQuery, params: SearchParams) -> tuple[QueryShape, float, float]:
     """The query's shape and the keyword/vector weights for it (config weights scale them)."""
-    shape = classify(query)
+    shape = query.shape
     kw, vec = DEFAULT_WEIGHTS[shape] if params.rank.adaptive_weights else (1.0, 1.0)
     return shape, kw * params.keyword_weight, vec * params.vector_weight
 
 
-def learned_order(cands: list[Candidate], rows: dict[int, ChunkRecord], best: float, query: str,
+def learned_order(cands: list[Candidate], rows: dict[int, ChunkRecord], best: float, query: ParsedQuery,
                   trees: Trees) -> list[Candidate]:
     """The first :data:`~codesift.rank.learned.DEPTH` distinct candidates reordered by the learned re-ranker,
     the rest after them as they were."""
@@ -238,7 +239,7 @@ def run_search(
     keyword: Retriever,
     vectors: Retriever | None,
     query_vector: np.ndarray | Callable[[], np.ndarray | None] | None,
-    query: str,
+    query: ParsedQuery,
     params: SearchParams,
 ) -> list[SearchResult]:
     """Both retrievers over-fetch inside ``params.filters``, fuse with shape-adaptive weighted RRF, rank,
@@ -251,16 +252,16 @@ def run_search(
     kw_hits: list[tuple[int, float]] = []
     vec_hits: list[tuple[int, float]] = []
     if mode in ("hybrid", "keyword"):
-        kw_hits = keyword.search(query, fetch, filters)
+        kw_hits = keyword.search(query.text, fetch, filters)
     # Everything that does not need the query vector happens before waiting for it (the caller may
     # still be embedding the query on another thread).
     named: list[int] = []
     unknown: frozenset[str] = frozenset()  # qualifiers that name no definition: ``z`` of ``z.object``
-    quals: set[str] = set()  # the query identifiers' qualifiers (``chi`` of ``chi.URLParam``)
+    quals: frozenset[str] = frozenset()  # the query identifiers' qualifiers (``chi`` of ``chi.URLParam``)
     if params.rank.name_match:
-        idents = identifier_words(query)
+        idents = query.identifiers
         named = store.ids_by_name([*idents, *map(bare_name, idents)], filters)
-        quals = {i.rsplit(".", 2)[-2] for i in idents if "." in i}
+        quals = query.qualifiers
         unknown = frozenset(q.lower() for q in quals if not store.ids_by_name([q]))
     wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
     prefilter = getattr(vectors, "prefilter", None)

@@ -17,6 +17,7 @@ from codesift.languages import language_for
 from codesift.tools.grep import grep
 
 if TYPE_CHECKING:
+    from codesift.query.parsed import ParsedQuery
     from codesift.tools.base import Workspace
 
 __all__ = ["MAX_DECLARATIONS", "MAX_FILES", "MIN_NAME", "assigned", "declaration_in", "declared_by_query"]
@@ -97,14 +98,14 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
     return out
 
 
-def declared_by_query(ws: "Workspace", query: str) -> tuple[str, frozenset[tuple[str, int]]]:
+def declared_by_query(ws: "Workspace", query: ParsedQuery) -> tuple[str, frozenset[tuple[str, int]]]:
     """The one identifier ``query`` is (``ErrNotFound``) and the (path, line) of its top-level declarations,
     when no definition has that name; else ``("", frozenset())``. Search gives the chunks holding them the
     name match a definition would get, and shows them under that name."""
-    from codesift.query.shape import QueryShape, bare_name, classify, identifier_words
+    from codesift.query.shape import QueryShape, bare_name
 
-    idents = identifier_words(query)
-    if len(idents) != 1 or classify(query) != QueryShape.IDENTIFIER:
+    idents = query.identifiers
+    if len(idents) != 1 or query.shape != QueryShape.IDENTIFIER:
         return "", frozenset()
     name = bare_name(idents[0])
     if len(name) < MIN_NAME or ws.store.ids_by_name([name]):
