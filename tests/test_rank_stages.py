@@ -1,0 +1,74 @@
+"""The ranking pipeline is one list of named stages: each switch is a ``[rank]`` setting, switching a stage off
+is the same as leaving it out, and the parsed query is what the stages read."""
+
+from dataclasses import fields, replace
+
+import pytest
+
+from codesift.query.parsed import parse_query
+from codesift.query.shape import QueryShape
+from codesift.rank import Candidate, RankSettings, rank
+from codesift.rank import pipeline
+from codesift.rank.pipeline import STAGES, stage
+from codesift.text.tokens import tokenize
+
+UNIT = 1 / 61
+
+
+def cands() -> list[Candidate]:
+    return [
+        Candidate(1, "src/cookies.py", "get", "RequestsCookieJar.get", "method", "python", 10, 12,
+                  "def get(self):\n    return self.jar  # RequestsCookieJar", score=2 * UNIT),
+        Candidate(2, "tests/test_cookies.py", "test_jar", "test_jar", "function", "python", 1, 5,
+                  "def test_jar():\n    RequestsCookieJar()" + " " * 60, score=1.5 * UNIT),
+        Candidate(3, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
+                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=1.0 * UNIT),
+        Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
+                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT),
+    ]
+
+
+def test_stage_names_are_unique_and_each_switch_is_a_rank_setting() -> None:
+    names = [s.name for s in STAGES]
+    assert len(names) == len(set(names))
+    settings = {f.name for f in fields(RankSettings)}
+    assert all(s.switch in settings for s in STAGES if s.switch is not None)
+    assert stage("rerank").switch == "rerank"
+    with pytest.raises(KeyError, match="name_match"):
+        stage("nope")
+
+
+@pytest.mark.parametrize("s", [s for s in STAGES if s.switch is not None], ids=lambda s: s.name)
+def test_a_stage_switched_off_is_the_pipeline_without_it(s, monkeypatch) -> None:
+    on = RankSettings()
+    if not s.enabled(on):  # off by default (path_bonus, max_per_file, …): switched on for the comparison
+        on = replace(on, **{s.switch: 2 if s.switch == "max_per_file" else True})
+    off = s.off(on)
+    assert s.enabled(on) and not s.enabled(off)
+    out_off, _ = rank(cands(), "RequestsCookieJar", off, rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
+    monkeypatch.setattr(pipeline, "STAGES", tuple(x for x in STAGES if x.name != s.name))
+    out_without, _ = rank(cands(), "RequestsCookieJar", on, rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
+    assert [(c.chunk_id, c.score) for c in out_off] == [(c.chunk_id, c.score) for c in out_without]
+
+
+def test_an_always_on_stage_cannot_be_switched_off() -> None:
+    with pytest.raises(ValueError, match="order"):
+        stage("order").off(RankSettings())
+
+
+def test_the_parsed_query_holds_what_the_stages_read() -> None:
+    q = parse_query("who calls chi.URLParam?")
+    assert (q.usage_target, q.used_name) == ("chi.URLParam", "URLParam")
+    assert q.identifiers == ("chi.URLParam?",) and q.qualifiers == frozenset({"chi"})
+    assert parse_query("RequestsCookieJar").shape == QueryShape.IDENTIFIER
+    assert parse_query("find the Session class").named_kind is not None
+    assert parse_query("where are redirects followed").sentence
+    assert parse_query("func Equal(t TestingT, expected, actual interface{}) bool").pasted
+    assert parse_query("cookie jars").terms == tuple(tokenize("cookie jars")) == ("cooky", "jar")
+
+
+def test_rank_takes_the_parsed_query_or_its_text_alike() -> None:
+    text = "RequestsCookieJar"
+    by_text, best_text = rank(cands(), text, RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
+    parsed, best_parsed = rank(cands(), parse_query(text), RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
+    assert [c.chunk_id for c in by_text] == [c.chunk_id for c in parsed] and best_text == best_parsed
