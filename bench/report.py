@@ -78,7 +78,7 @@ def history(runs: list[dict], name: str, text: str | None, last: int) -> None:
     for args, group in groups.items():
         group = group[-last:]
         metrics = list(dict.fromkeys(m for r in group for m in r["results"] if wanted(m, text)))
-        print(f"\n## {mine[0]['script']}{f' `{args}`' if args else ''}: {len(group)} runs\n")
+        print(f"\n## {mine[0]['script']}{f' `{args}`' if args else ''}: {len(group)} run{'s' * (len(group) != 1)}\n")
         print("| metric | " + " | ".join(run_label(r) for r in group) + " |")
         print("|---|" + "---:|" * len(group))
         for metric in metrics:
