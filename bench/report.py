@@ -1,107 +1,109 @@
-"""Everything issue 10 asks to see, in one command: quality per language and corpus, the
-leave-one-corpus-out table of the tuned constants, the ablation, and the latency of the pool.
+"""The kept bench results (``bench/results.jsonl``) as tables.
 
-    python bench/report.py [--skip quality devset names loco labels ablation latency] [--scale-root DIR]
+    python bench/report.py                                # the latest run of each script, against the one before
+    python bench/report.py --script quality [--metric MRR] [--last 8]   # one script's runs side by side
 
-Runs the other bench scripts one after another (each in its own process, so one's memory does not
-weigh on the next) and prints their tables under one heading each:
-
-- quality: ``quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
-  language group and corpus);
-- devset: ``devset.py`` (hand-written queries over twenty-two libraries nobody tuned on, keyword / semantic /
-  hybrid per language group and corpus), its short-answer guard set (``--queries short``) and its terse set
-  (``--queries terse``: the same queries in 2–4 words), when ``bench/devset/fetch.py`` has fetched them;
-- names: ``name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
-  as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
-  times per corpus);
-- loco: ``loco.py`` (with the dev set's twenty-two corpora, its short-answer set and its terse queries of each
-  library too, once fetched: 53 folds) over the tuned constants,
-  around today's defaults (keyword side
-  ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
-  own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first,
-  implementation-first, the
-  declaration, module-code and used-definition factors);
-- labels: ``labels.py`` (how often each result label is an answer, and its floors fitted leave-one-corpus-out;
-  with the dev set's sets once fetched);
-- ablation: ``ablation.py`` (each ranking stage toggled from the defaults);
-- latency: ``pool_cost.py`` on ``--scale-root`` (a ``query_scale.py --keep`` build with vectors), when
-  given.
-
-A full run takes about half an hour on two cores once the corpora are embedded, without the dev set; with it
-each leave-one-out grid runs both sets (here ~20 s a setting instead of ~10 s).
+A script run with ``--record`` appends one line to the file (``common.record``): date, commit (``dirty`` when the
+tracked files differed from it), script, arguments, machine and its headline numbers. Runs of one script with
+other arguments measure something else (``--corpora requests``, another grid), so each table compares runs with
+the same arguments only. Without ``--script``: per script and arguments, the latest run's numbers beside the
+previous run's and the change. With ``--script NAME`` (a path under bench/, ``quality/quality.py``, or its name,
+``quality``): one column per run, oldest first, the last ``--last`` of them; ``--metric TEXT`` keeps the metrics
+whose name holds TEXT. Standard library only.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "devset"))
-from fetch import CACHE as DEVSET_CACHE, corpora as devset_corpora  # noqa: E402
-QUALITY_CORPORA = ["requests", "flask", "click", "express", "cli", "fd", "javapoet", "h3"]
-# Each grid is checked on its own (a product of all of them would take hours); today's value comes first.
-LOCO_GRIDS = [
-    ["keyword_weight=1.0,0.8,1.25", "rank.short_vector_penalty=0.06,0,0.12", "rank.sentence_name_match_weight=0,1.0"],
-    ["rank.abbreviation_weight=0.3,0,0.6,1.0"],
-    ["rank.synonym_weight=1.0,0,0.5,1.5"],
-    ["rank.import_penalty_factor=0.4,1.0,0.7"],
-    ["rank.members_first=true,false"],
-    ["rank.implementation_first=true,false"],
-    ["rank.prose_vector_penalty=0.1,0,0.03,0.2"],
-    ["rank.declaration_factor=0.8,1.0,0.9,0.6"],
-    ["rank.module_factor=0.8,1.0,0.6"],
-    ["rank.used_definition_factor=0.5,1.0,0.3,0.8"],
-]
+import common
 
 
-def section(title: str, args: list[str]) -> int:
-    """Run one bench script and print its output under ``title``; returns its exit status."""
-    print(f"\n## {title}\n\n`python {' '.join(args)}`\n", flush=True)
-    t = time.perf_counter()
-    proc = subprocess.run([sys.executable, *args], cwd=HERE.parent, stdout=subprocess.PIPE, text=True)
-    print(proc.stdout, flush=True)
-    print(f"({time.perf_counter() - t:.0f} s)", flush=True)
-    return proc.returncode
+def fmt(value: object, sign: bool = False) -> str:
+    """A number in four significant digits (whole above 1000); anything else as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "-" if value is None else str(value)
+    if isinstance(value, int) and not sign:
+        return f"{value:,}"
+    if abs(value) >= 1000:
+        return f"{value:+,.0f}" if sign else f"{value:,.0f}"
+    return f"{value:+.4g}" if sign else f"{value:.4g}"
+
+
+def run_label(run: dict) -> str:
+    """Date (to the minute) and commit of a run, ``*`` after a dirty one."""
+    return f"{run['date'][:16].replace('T', ' ')} {run['commit']}{'*' if run.get('dirty') else ''}"
+
+
+def matches(script: str, name: str) -> bool:
+    return name in (script, script.removesuffix(".py"), Path(script).stem)
+
+
+def wanted(metric: str, text: str | None) -> bool:
+    return not text or text.lower() in metric.lower()
+
+
+def latest(runs: list[dict], text: str | None) -> None:
+    """Per script and arguments: the latest run against the one before."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for run in runs:
+        groups.setdefault((run["script"], run.get("args", "")), []).append(run)
+    for (script, args), group in sorted(groups.items()):
+        last, prev = group[-1], (group[-2] if len(group) > 1 else None)
+        print(f"\n## {script}{f' `{args}`' if args else ''}\n")
+        print(f"{run_label(last)} on {last.get('machine', '?')}; {len(group)} run{'s' if len(group) > 1 else ''}"
+              + (f", previous {run_label(prev)}" if prev else "") + "\n")
+        print("| metric | value | previous | change |")
+        print("|---|---:|---:|---:|")
+        for metric, value in last["results"].items():
+            if not wanted(metric, text):
+                continue
+            before = prev["results"].get(metric) if prev else None
+            change = (value - before if isinstance(value, int | float) and isinstance(before, int | float)
+                      and not isinstance(value, bool) else None)
+            shown = fmt(change, sign=True) if change is not None else "-"
+            print(f"| {metric} | {fmt(value)} | {fmt(before)} | {shown} |")
+
+
+def history(runs: list[dict], name: str, text: str | None, last: int) -> None:
+    """One script's runs, one column each, per set of arguments."""
+    mine = [r for r in runs if matches(r["script"], name)]
+    if not mine:
+        known = ", ".join(sorted({r["script"] for r in runs})) or "none"
+        raise SystemExit(f"no recorded run of {name!r} (recorded: {known})")
+    groups: dict[str, list[dict]] = {}
+    for run in mine:
+        groups.setdefault(run.get("args", ""), []).append(run)
+    for args, group in groups.items():
+        group = group[-last:]
+        metrics = list(dict.fromkeys(m for r in group for m in r["results"] if wanted(m, text)))
+        print(f"\n## {mine[0]['script']}{f' `{args}`' if args else ''}: {len(group)} run{'s' * (len(group) != 1)}\n")
+        print("| metric | " + " | ".join(run_label(r) for r in group) + " |")
+        print("|---|" + "---:|" * len(group))
+        for metric in metrics:
+            print(f"| {metric} | " + " | ".join(fmt(r["results"].get(metric)) for r in group) + " |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--skip", nargs="*", default=[],
-                    choices=["quality", "devset", "names", "loco", "labels", "ablation", "latency"])
-    ap.add_argument("--scale-root", type=Path, help="an indexed 100k build for the latency table")
+    ap.add_argument("--script", help="one script's history (quality/quality.py, or quality)")
+    ap.add_argument("--metric", help="only the metrics whose name holds this text")
+    ap.add_argument("--last", type=int, default=8, help="with --script: the last N runs (default 8)")
+    ap.add_argument("--file", type=Path, default=common.RESULTS, help="the results file (default bench/results.jsonl)")
     args = ap.parse_args()
-    failed = 0
-    fetched = all((DEVSET_CACHE / c["name"]).is_dir() for c in devset_corpora())
-    if "quality" not in args.skip:
-        failed |= section("Quality per set, mode, language group and corpus", ["bench/quality.py"])
-    if "devset" not in args.skip:
-        if fetched:
-            failed |= section("Quality on the dev set", ["bench/devset.py", "--modes", "keyword", "semantic", "hybrid"])
-            failed |= section("Quality on the dev set's short answers (functions of 2-6 lines)",
-                              ["bench/devset.py", "--queries", "short", "--modes", "keyword", "semantic", "hybrid"])
-            failed |= section("Quality on the dev set's queries said in 2-4 words (terse)",
-                              ["bench/devset.py", "--queries", "terse", "--modes", "keyword", "semantic", "hybrid"])
-        else:
-            print("\n## Quality on the dev set\n\nnot fetched: run `python bench/devset/fetch.py` first", flush=True)
-    if "names" not in args.skip:
-        failed |= section("Name lookup on every corpus", ["bench/name_probe.py", *QUALITY_CORPORA])
-    if "loco" not in args.skip:
-        for grids in LOCO_GRIDS:
-            grid = [a for g in grids for a in ("--grid", g)] + (["--devset", "--short", "--terse"] if fetched else [])
-            failed |= section(f"Leave one corpus out: {', '.join(g.split('=')[0] for g in grids)}",
-                              ["bench/loco.py", *grid])
-    if "labels" not in args.skip:
-        failed |= section("What the result labels say", ["bench/labels.py", *([] if fetched else ["--no-devset"])])
-    if "ablation" not in args.skip:
-        failed |= section("Ablation of the ranking stages", ["bench/ablation.py"])
-    if "latency" not in args.skip and args.scale_root:
-        failed |= section("Latency of the candidate pool", ["bench/pool_cost.py", str(args.scale_root),
-                                                            "--pools", "30", "100", "150"])
-    sys.exit(1 if failed else 0)
+    runs = common.read_results(args.file)
+    if not runs:
+        print(f"{args.file}: no run recorded yet (run a bench script with --record)")
+        return
+    scripts = len({r["script"] for r in runs})
+    print(f"# {args.file.name}: {len(runs)} run{'s' * (len(runs) != 1)} of {scripts} script{'s' * (scripts != 1)}")
+    if args.script:
+        history(runs, args.script, args.metric, args.last)
+    else:
+        latest(runs, args.metric)
+    if any(r.get("dirty") for r in runs):
+        print("\n`*` after a commit: measured on a checkout whose tracked files differed from it")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ file left out is counted with its reason (``UpdateStats``, ``Index.status()``, `
 and odd but valid files stay searchable.
 
 Every case is ``(name, expected, observe)``: the tests assert ``observe(ctx) == expected``, and
-``bench/reliability.py`` prints the same cases as a ``| case | expected | observed |`` table. Keyword-only
+``bench/reliability/reliability.py`` prints the same cases as a ``| case | expected | observed |`` table. Keyword-only
 (``embedder="none"``): embeddings are not the point here.
 """
 

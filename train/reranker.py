@@ -5,9 +5,9 @@
     python train/reranker.py loco --data /tmp/rerank.pkl      # leave-one-repository-out table
     python train/reranker.py fit --data /tmp/rerank.pkl --out src/codesift/rank/reranker.json
 
-``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality.py``) and
-of the dev set (main, short and terse, ``bench/devset.py``) in hybrid mode with the re-ranker off, and keeps for
-the first ``DEPTH`` results :func:`codesift.rank.learned.features` and whether each hits a target: the exact
+``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality/quality.py``)
+and of the dev set (main, short and terse, ``bench/quality/devset.py``) in hybrid mode with the re-ranker off, and
+keeps for the first ``DEPTH`` results :func:`codesift.rank.learned.features` and whether each hits a target: the exact
 rows the re-ranker sees at search time. ``loco`` trains without one of the 30 repositories and measures MRR@10 of
 its queries, for each, per query set (and the in-sample score of the model trained on all beside it). ``fit`` trains on all
 of them and writes the trees. Needs ``pip install lightgbm`` (training only; codesift evaluates the trees
@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent / "bench"), str(HERE.parent / "bench" / "devset")]
+sys.path.insert(0, str(HERE.parent / "bench"))  # `import common`: the bench's query sets and indexes (bench/README.md)
 
 from codesift.rank.learned import DEPTH, FEATURES, RerankRow, Trees, features  # noqa: E402
 
@@ -63,30 +63,28 @@ SETS = ("pub", "dev", "docstring", "short", "terse")
 
 def query_sets() -> dict[str, list[tuple[dict, bool]]]:
     """Each query set's queries, with whether the query's corpus is a dev-set one."""
-    import devset
-    import quality
+    import common
 
-    public = quality.load_sets(["handwritten", "docstring"], None)
+    public = common.load_sets(["handwritten", "docstring"], None)
     out = {"pub": [(q, False) for q in public["handwritten"]], "docstring": [(q, False) for q in public["docstring"]]}
     for name, kind in (("dev", "main"), ("short", "short"), ("terse", "terse")):
-        out[name] = [(q, True) for q in devset.load_queries(None, kind)]
+        out[name] = [(q, True) for q in common.load_devset_queries(None, kind)]
     return out
 
 
 def collect(out: Path, settings: list[str] = ()) -> None:
     """Features and labels of every query's first ``DEPTH`` results, pickled to ``out``; ``settings`` are
-    ``bench/quality.py --set`` overrides (``rank.window_margin=0.03``) to collect a variant with."""
-    import devset
-    import quality
-    from score import hits
+    ``bench/quality/quality.py --set`` overrides (``rank.window_margin=0.03``) to collect a variant with."""
+    import common
+    from common import hits
 
-    overrides = quality.parse_overrides([*settings, "rank.learned_rerank=false"])
+    overrides = common.parse_overrides([*settings, "rank.learned_rerank=false"])
     indexes: dict[str, object] = {}
     groups = []
     for set_name, queries in query_sets().items():
         for q, dev in queries:
             if q["corpus"] not in indexes:
-                opener = devset.opener(devset.CACHE) if dev else quality.open_index
+                opener = common.devset_opener() if dev else common.open_index
                 indexes[q["corpus"]] = opener(q["corpus"], overrides)
             index = indexes[q["corpus"]]
             results = index.search(q["query"], limit=DEPTH, mode="hybrid", threshold=0.0).results
@@ -171,9 +169,9 @@ def code_base(corpus: str) -> str:
 
 def loco(groups: list[dict]) -> None:
     """Held-out MRR@10 per query set, each repository scored by a model trained without it."""
-    import quality
+    import common
 
-    languages = quality.corpus_languages()
+    languages = common.corpus_languages()
     base, held, inside = (collections.defaultdict(list) for _ in range(3))
     per_corpus: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
     everything = Trees.from_json(to_json(train(groups)))
@@ -219,7 +217,7 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=Path("/tmp/rerank.pkl"))
     ap.add_argument("--out", type=Path)
     ap.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                    help="collect: a ranking setting to collect with, as bench/quality.py --set takes it")
+                    help="collect: a ranking setting to collect with, as bench/quality/quality.py --set takes it")
     args = ap.parse_args()
     if args.step == "collect":
         collect(args.out or args.data, args.settings)

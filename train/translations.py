@@ -14,7 +14,7 @@ neither is a prefix of the other (``config``/``configur`` is word form, not tran
 come from at least ``MIN_SOURCES`` projects (one project's jargon is not the language's), and t is among the
 word's ``PER_WORD`` best by ``p(t|w) · log(lift)``: often there, and not merely because it is everywhere.
 Sources whose name is one of the evaluation corpora (``../shared/bench/corpora.toml``) or of the dev set's
-(``bench/devset/corpora.toml``) are left out, so that no benchmark measures its own code (seven dev-set
+(``bench/quality/devset/corpora.toml``) are left out, so that no benchmark measures its own code (seven dev-set
 libraries are among the training sources: cobra, mux, logrus, clap, commander, packaging, immer).
 
 Needs numpy (co-occurrence counts of ~50M word-term pairs); ~2 minutes on 2 cores. Deterministic.
@@ -43,7 +43,7 @@ MIN_SOURCES = 5
 PER_WORD = 3
 CODE_CHARS = 6000
 ROOT = Path(__file__).resolve().parent.parent
-CORPORA = (ROOT.parent / "shared" / "bench" / "corpora.toml", ROOT / "bench" / "devset" / "corpora.toml")
+CORPORA = (ROOT.parent / "shared" / "bench" / "corpora.toml", ROOT / "bench" / "quality" / "devset" / "corpora.toml")
 
 
 def excluded_names(paths=CORPORA) -> set[str]:

@@ -1,12 +1,13 @@
 """Index a large corpus cold, warm (nothing changed) and after touching one file; time queries.
 
-    python bench/index_scale.py [CORPUS_DIR] [--queries 200] [--embed-limit N] [--copy]
+    python bench/latency/index_scale.py [CORPUS_DIR] [--queries 200] [--embed-limit N] [--repeat 5] [--record]
 
 CORPUS_DIR defaults to the django corpus of ../shared/bench (fetched by its fetch_corpora.py).
 The corpus is copied to a temporary folder (the index lives inside the indexed root). ``--embed-limit``
 caps the embedding phase (the full django embedding takes tens of minutes on 2 cores); the table
 then extrapolates the full embedding time from the measured rate. The machine-wide caches (vectors,
-optimized model graph) start empty, as on a new machine. Prints one table.
+optimized model graph) start empty, as on a new machine. Prints one table; ``--record`` keeps its numbers in
+bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -22,10 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from codesift import Index
-from codesift.config.settings import Config
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
-DEFAULT = Path(os.environ.get("CODESEARCH_BENCH_CACHE", Path.home() / ".cache/codesearch-bench/corpora")) / "django"
+import common  # noqa: E402
+
+from codesift import Index  # noqa: E402
+from codesift.config.settings import Config  # noqa: E402
+
+DEFAULT = common.CORPORA_CACHE / "django"
 WORDS = ("request response middleware cache session user model query field form template url view "
          "test migration signal database connection transaction admin auth permission validate "
          "serialize render parse json file storage email log error handler").split()
@@ -69,6 +74,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--embed-limit", type=int, default=None, help="embed at most N chunks (default: all)")
     ap.add_argument("--repeat", type=int, default=5, help="runs of the warm and one-file measures")
+    common.add_record_flag(ap)
     args = ap.parse_args()
     src = Path(args.corpus)
     if not src.is_dir():
@@ -79,6 +85,7 @@ def main() -> None:
     root = work / src.name
     shutil.copytree(src, root, symlinks=True)
     rows: list[tuple[str, str]] = []
+    kept: dict[str, float] = {}  # the numbers of the rows, for --record
     try:
         index = Index(root, config=Config())
         t = time.perf_counter()
@@ -89,14 +96,17 @@ def main() -> None:
                  ("chunks", f"{counts['chunks']}"),
                  ("cold parse + keyword index s", f"{t_kw:.1f}"),
                  ("symbols/s (parse + keyword)", f"{counts['symbols'] / t_kw:,.0f}")]
+        kept |= {"files": stats.files_seen, "symbols": counts["symbols"], "cold parse + keyword index s": t_kw}
         queries = make_queries(index, args.queries)
         p50, p95 = time_queries(index, queries, "keyword")
         rows.append(("keyword query p50 / p95 ms (keyword-only index)", f"{p50:.1f} / {p95:.1f}"))
+        kept |= {"keyword-only index keyword p50 ms": p50, "keyword-only index keyword p95 ms": p95}
         t = time.perf_counter()
         done = index.update(embed=True, embed_limit=args.embed_limit).embedded
         t_emb = time.perf_counter() - t
         rate = done / t_emb if t_emb else 0.0
         rows.append(("embedded chunks / s", f"{done} in {t_emb:.1f} s = {rate:.1f}/s"))
+        kept["embedded chunks/s"] = rate
         # The bare model on the same kind of text, side by side: tokenizer + ONNX only, no store.
         from itertools import islice
 
@@ -107,6 +117,7 @@ def main() -> None:
         index.embedder().embed(sample)
         bare = len(sample) / (time.perf_counter() - t)
         rows.append(("bare model chunks / s (same texts, no store)", f"{bare:.1f} (codesift at {rate / bare:.0%} of it)"))
+        kept["bare model chunks/s"] = bare
         pending = index.store.count_missing_embeddings()
         if pending:
             rows.append(("full embedding, extrapolated s", f"{(done + pending) / max(rate, 1e-9):,.0f}"))
@@ -119,6 +130,7 @@ def main() -> None:
             warm_times.append(time.perf_counter() - t)
             assert warm.files_parsed == 0 and warm.embedded == 0, "warm re-index did work"
         rows.append(("warm re-index (nothing changed) s, median (min–max)", spread(warm_times)))
+        kept["warm re-index s"] = statistics.median(warm_times)
         victims = [p for p in sorted(root.rglob("*.py")) if ".codesift" not in p.parts and p.stat().st_size > 2000]
         for i in range(args.repeat):
             victim = victims[i * 97 % len(victims)]
@@ -128,11 +140,14 @@ def main() -> None:
             touch_times.append(time.perf_counter() - t)
             assert touched.files_parsed == 1, touched
         rows.append(("one file changed: keyword-searchable after s, median (min–max)", spread(touch_times)))
+        kept["one file changed s"] = statistics.median(touch_times)
         for mode in ("keyword", "semantic", "hybrid"):
             index.search("warm up", mode=mode)
             p50, p95 = time_queries(index, queries, mode)
             rows.append((f"{mode} query p50 / p95 ms ({len(queries)} queries)", f"{p50:.1f} / {p95:.1f}"))
+            kept |= {f"{mode} p50 ms": p50, f"{mode} p95 ms": p95}
         rows.append(("peak RSS MB", f"{peak_rss_mb():.0f}"))
+        kept["peak RSS MB"] = peak_rss_mb()
         index.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -141,6 +156,7 @@ def main() -> None:
     print(f"| {'measure':<{width}} | value |\n|{'-' * (width + 2)}|-------|")
     for key, value in rows:
         print(f"| {key:<{width}} | {value} |")
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """What the candidate pool costs: hybrid and keyword p50/p95 for several pool sizes on one index.
 
-    python bench/pool_cost.py ROOT [--pools 30 150] [--queries 200] [--runs 3]
+    python bench/experiments/pool_cost.py ROOT [--pools 30 150] [--queries 200] [--runs 3] [--record]
 
-ROOT is an indexed tree (e.g. a ``bench/query_scale.py --keep`` build with vectors). Each pool size is
+ROOT is an indexed tree (e.g. a ``bench/latency/query_scale.py --keep`` build with vectors). Each pool size is
 set through ``overfetch`` (candidates per retriever = overfetch × max(limit, 50)); the sizes are
 measured interleaved, query by query, in one process, so machine noise hits them alike. 30 is what
 a search for 10 results fetched before the pool stopped depending on the limit.
+
+Decided (2026-12-01, commit a3761d7): a candidate pool of 100 per retriever (``overfetch`` 2.0 × max(limit, 50)),
+the same whatever the limit: at 100k symbols hybrid p50 14.8 → 18.6 ms against the old 30 for 10 results; 150
+cost 6 ms more for +0.005 MRR@10 (bench/quality/quality.py).
 """
 
 from __future__ import annotations
@@ -13,11 +17,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from codesift import Index
-from codesift.config.settings import load_config
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+
+from codesift import Index  # noqa: E402
+from codesift.config.settings import load_config  # noqa: E402
 
 WORDS = ("get set build parse render load save user session cookie token request response cache query "
          "model field form view url route auth password hash json file path stream buffer header").split()
@@ -29,6 +38,7 @@ def main() -> None:
     ap.add_argument("--pools", type=int, nargs="+", default=[30, 150])
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--runs", type=int, default=3)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     rng = random.Random(7)
     qs = [" ".join(rng.choice(WORDS) for _ in range(4)) for _ in range(args.queries)]
@@ -46,14 +56,18 @@ def main() -> None:
                     lat[(p, mode)].append((time.perf_counter() - t) * 1000)
     print("| pool per retriever | keyword p50 / p95 ms | hybrid p50 / p95 ms |")
     print("|---|---|---|")
+    kept: dict[str, float] = {}
     for p in args.pools:
         cells = []
         for mode in ("keyword", "hybrid"):
             xs = sorted(lat[(p, mode)])
             cells.append(f"{statistics.median(xs):.1f} / {xs[int(0.95 * (len(xs) - 1))]:.1f}")
+            kept |= {f"pool {p} {mode} p50 ms": statistics.median(xs),
+                     f"pool {p} {mode} p95 ms": xs[int(0.95 * (len(xs) - 1))]}
         print(f"| {p} | {' | '.join(cells)} |")
     for idx in indexes.values():
         idx.close()
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Embedding throughput and query latency of the local models, side by side in one process.
 
-    python bench/model_speed.py [--texts 400] [--rounds 5] [--models minilm /path/to/candidate.onnx]
+    python bench/latency/model_speed.py [--texts 400] [--rounds 5] [--models minilm /path/to/candidate.onnx] [--record]
 
 Texts are codesift's own chunk texts (``model_text.embed_text`` of every symbol of ``src/codesift``), embedded
 in the order ``embed`` uses; each round runs every model once (interleaved, so machine noise hits all
 alike). A model is a name of ``LOCAL_MODELS`` or the path of an ONNX file of the same architecture (run as
-``CODESIFT_MODEL_PATH`` would). Prints medians: document chunks per second and single-query milliseconds.
+``CODESIFT_MODEL_PATH`` would). Prints medians: document chunks per second and single-query milliseconds;
+``--record`` keeps them in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -13,19 +14,24 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from codesift.embed.local import MiniLMEmbedder
-from codesift.text.model_input import embed_text
-from codesift.parse.chunks import extract_chunks
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+
+from codesift.embed.local import MiniLMEmbedder  # noqa: E402
+from codesift.parse.chunks import extract_chunks  # noqa: E402
+from codesift.text.model_input import embed_text  # noqa: E402
 
 QUERIES = ["where are redirects followed", "parse command line arguments", "rebuild_auth",
            "how is the keyword index committed", "merge adjacent chunks of one file"]
 
 
 def sample_texts(limit: int) -> list[str]:
-    root = Path(__file__).resolve().parents[1] / "src" / "codesift"
+    root = common.REPO / "src" / "codesift"
     texts: list[str] = []
     for path in sorted(root.rglob("*.py")):
         rel = str(path.relative_to(root))
@@ -51,6 +57,7 @@ def main() -> None:
     ap.add_argument("--texts", type=int, default=400)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--models", nargs="+", default=["minilm"])
+    common.add_record_flag(ap)
     args = ap.parse_args()
     texts = sample_texts(args.texts)
     models = {name: load(name) for name in args.models}
@@ -73,6 +80,9 @@ def main() -> None:
     for name, emb in models.items():
         print(f"{Path(name).name:<8} {emb.model_id:<36} {statistics.median(rate[name]):9.1f} "
               f"{statistics.median(query_ms[name]):9.2f}")
+    common.record(__file__, args, {k: v for name in models for k, v in (
+        (f"{Path(name).name} chunks/s", statistics.median(rate[name])),
+        (f"{Path(name).name} query ms", statistics.median(query_ms[name])))})
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """How query cost grows with the index: synthetic symbols at 10k, 50k, 100k and 500k.
 
-    python bench/query_scale.py [--sizes 10000 50000 100000 500000] [--vectors-up-to 100000]
-                                [--mcp-up-to 100000] [--keep DIR] [--runs 3]
+    python bench/latency/query_scale.py [--sizes 10000 50000 100000 500000] [--vectors-up-to 100000]
+                                        [--mcp-up-to 100000] [--keep DIR] [--runs 3] [--record]
 
 Symbols are generated (realistic identifier names, signatures, docstrings and bodies), written as real
 files and straight into the store, the keyword index and the vector cache, so the parser is not part
-of the measure (bench/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW
+of the measure (bench/latency/index_scale.py times parsing on django). Vectors are random unit vectors: HNSW
 cost depends on their count and dimension, not their meaning; 17.5 % of the symbols also get 1-3 window vectors
 (store/windows.py), the bench corpora's 0.35 a chunk. Per size, three fresh processes:
 
@@ -18,7 +18,8 @@ cost depends on their count and dimension, not their meaning; 17.5 % of the symb
   server process's peak RSS.
 
 ``--keep DIR`` keeps the built indexes there and reuses them on the next run (one built by another parser
-version, or before builds recorded theirs, is built again).
+version, or before builds recorded theirs, is built again). ``--record`` keeps each size's row in
+bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -36,26 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
-WORDS = ("get set build parse render load save user session cookie token request response cache query "
-         "model field form view url route auth password hash json file path stream buffer header body "
-         "config settings handler middleware signal event queue worker task job retry timeout error").split()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+from common import SCALE_WORDS as WORDS  # noqa: E402 - the generated names, docstrings and bodies use them
+
 PER_FILE = 50
 DIM = 384
-
-
-def names(rng: random.Random, n: int) -> list[str]:
-    out = []
-    for i in range(n):
-        parts = rng.sample(WORDS, rng.choice((2, 3, 4)))
-        out.append("_".join(parts) + f"_{i}" if i % 3 else "".join(p.title() for p in parts) + str(i))
-    return out
-
-
-def queries(size: int, n: int) -> list[str]:
-    """Half real symbol names, half four-word natural-language queries."""
-    rng = random.Random(size + 1)
-    all_names = names(random.Random(size), size)
-    return [rng.choice(all_names) if i % 2 else " ".join(rng.sample(WORDS, 4)) for i in range(n)]
 
 
 def build(size: int, root: Path, with_vectors: bool) -> dict:
@@ -70,7 +58,7 @@ def build(size: int, root: Path, with_vectors: bool) -> dict:
     wrng = random.Random(-size)  # the windows' own, so that the symbols are those of earlier builds
     index = Index(root, config=Config())
     store, kw = index.store, index.keyword
-    all_names = names(rng, size)
+    all_names = common.scale_names(rng, size)
     t = time.perf_counter()
     for f in range(0, size, PER_FILE):
         chunks, hashes, bodies = [], [], []
@@ -136,7 +124,7 @@ def _median_run(runs: list[tuple[float, float]]) -> tuple[float, float]:
 def serve(size: int, root: Path, with_vectors: bool, n: int, runs: int) -> dict:
     from codesift import Index
 
-    qs = queries(size, n)
+    qs = common.scale_queries(size, n)
     out: dict = {}
     t = time.perf_counter()
     index = Index(root)
@@ -178,7 +166,7 @@ def mcp(size: int, root: Path, n: int, runs: int) -> dict:
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    qs = queries(size, n)
+    qs = common.scale_queries(size, n)
     params = StdioServerParameters(command=sys.executable, args=["-m", "codesift", "serve", "--no-embed", str(root)],
                                    env={**os.environ})
     out: dict = {}
@@ -238,6 +226,7 @@ def main() -> None:
     ap.add_argument("--size", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--root", help=argparse.SUPPRESS)
     ap.add_argument("--with-vectors", action="store_true", help=argparse.SUPPRESS)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     if args.phase:
         root = Path(args.root)
@@ -258,6 +247,7 @@ def main() -> None:
           "first hybrid s | find_symbol p50/p95 ms | serving peak RSS | MCP search_code p50/p95 ms | "
           "MCP server peak RSS |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
+    kept: dict[str, float | None] = {}
     for size in args.sizes:
         vec = size <= args.vectors_up_to
         base = keep or Path(tempfile.mkdtemp(prefix="codesift-scale-"))
@@ -271,10 +261,10 @@ def main() -> None:
                 built = _child(["--phase", "build", "--size", str(size), "--root", str(root),
                                 *(["--with-vectors"] if vec else [])])
                 done.write_text(json.dumps(built))
-            common = ["--size", str(size), "--root", str(root), "--queries", str(args.queries),
-                      "--runs", str(args.runs)]
-            served = _child(["--phase", "serve", *common, *(["--with-vectors"] if vec else [])])
-            over_mcp = _child(["--phase", "mcp", *common]) if size <= args.mcp_up_to else {}
+            shared_args = ["--size", str(size), "--root", str(root), "--queries", str(args.queries),
+                           "--runs", str(args.runs)]
+            served = _child(["--phase", "serve", *shared_args, *(["--with-vectors"] if vec else [])])
+            over_mcp = _child(["--phase", "mcp", *shared_args]) if size <= args.mcp_up_to else {}
         finally:
             if keep is None:
                 shutil.rmtree(base, ignore_errors=True)
@@ -283,6 +273,15 @@ def main() -> None:
               f"{fmt(served['keyword'])} | {fmt(served.get('hybrid'))} | {served.get('hybrid_first_s', '-')} | "
               f"{served['find_symbol'][0]:.2f} / {served['find_symbol'][1]:.2f} | {served['rss_peak_mb']} | "
               f"{fmt(over_mcp.get('search_code'))} | {over_mcp.get('server_rss_peak_mb', '-')} |", flush=True)
+        kept |= {f"{size} build s": built["build_s"], f"{size} keyword p50 ms": served["keyword"][0],
+                 f"{size} keyword p95 ms": served["keyword"][1], f"{size} find_symbol p50 ms": served["find_symbol"][0],
+                 f"{size} serving peak RSS MB": served["rss_peak_mb"]}
+        if served.get("hybrid"):
+            kept |= {f"{size} hybrid p50 ms": served["hybrid"][0], f"{size} hybrid p95 ms": served["hybrid"][1]}
+        if over_mcp.get("search_code"):
+            kept |= {f"{size} MCP search_code p50 ms": over_mcp["search_code"][0],
+                     f"{size} MCP server peak RSS MB": over_mcp.get("server_rss_peak_mb")}
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

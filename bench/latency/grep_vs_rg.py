@@ -1,6 +1,6 @@
 """codesift grep against ripgrep on the same files: timing (median of runs) and equality of the hit sets.
 
-    python bench/grep_vs_rg.py [ROOT] [--runs 7] [--cli-runs 3] [--limit-page 50]
+    python bench/latency/grep_vs_rg.py [ROOT] [--runs 7] [--cli-runs 3] [--limit-page 50] [--record]
 
 ROOT defaults to django from the benchmark corpora (``~/.cache/codesearch-bench/corpora/django``; fetch it
 with ``python fetch_corpora.py --only django`` in ../shared/bench). ROOT is indexed first when it has no
@@ -14,6 +14,8 @@ index (keyword side only: CODESIFT_EMBEDDER=none; grep does not use embeddings).
 - ``cli``: ``codesift grep --no-update --json`` as a fresh process (Python start-up included).
 
 ``same`` compares the (path, line) sets of ``rg`` and ``api all``. Times are medians in milliseconds.
+``--record`` keeps, per pattern, the ``rg`` and ``api all`` times, and how many patterns' hit sets are equal, in
+bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ import sys
 import time
 from pathlib import Path
 
-DEFAULT_ROOT = Path(os.environ.get("CODESEARCH_BENCH_CACHE", Path.home() / ".cache/codesearch-bench/corpora")) / "django"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+
+DEFAULT_ROOT = common.CORPORA_CACHE / "django"
 
 # (pattern, regex, ignore case)
 PATTERNS: list[tuple[str, bool, bool]] = [
@@ -81,6 +87,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--cli-runs", type=int, default=3)
     parser.add_argument("--limit-page", type=int, default=50)
+    common.add_record_flag(parser)
     args = parser.parse_args()
     if shutil.which("rg") is None:
         sys.exit("ripgrep (rg) is not installed: apt-get install ripgrep")
@@ -101,6 +108,7 @@ def main() -> None:
         print(header)
         print("-" * len(header))
         all_same = True
+        kept: dict[str, float] = {}
         for pattern, regex, icase in PATTERNS:
             mode = ("regex" if regex else "literal") + ("/i" if icase else "")
             rg_ms, expected = median_ms(lambda: rg_hits(root, pattern, regex, icase, files), args.runs)
@@ -115,6 +123,8 @@ def main() -> None:
             got = {(h["path"], h["line"]) for h in result["results"]}
             same = got == expected
             all_same &= same
+            kept |= {f"{pattern} rg ms": rg_ms, f"{pattern} api all ms": api_ms, f"{pattern} api page ms": page_ms}
+            kept["patterns with equal hit sets"] = kept.get("patterns with equal hit sets", 0) + same
             diff = "" if same else f" (rg only {len(expected - got)}, codesift only {len(got - expected)})"
             read = f"{result['files_read']}/{result['indexed_files']}"
             shown = pattern if len(pattern) <= 40 else pattern[:39] + "…"
@@ -124,6 +134,7 @@ def main() -> None:
                 sample = sorted(expected ^ got)[:5]
                 print(f"    differing (path, line): {json.dumps(sample)}")
         print(f"\nhit sets equal for every pattern: {'yes' if all_same else 'NO'}")
+    common.record(__file__, args, {"patterns": len(PATTERNS), **kept})
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Name lookup on any repository, no ground truth needed: sampled definitions searched by their own name.
 
-    python bench/name_probe.py ROOT|CORPUS [...] [--n 150] [--seed 0] [--misses 8]
+    python bench/quality/name_probe.py ROOT|CORPUS [...] [--n 150] [--seed 0] [--misses 8] [--record]
 
 For each ROOT (indexed first if needed; a public bench corpus name such as ``requests`` opens its bench
-index, as bench/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
+index, as bench/quality/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
 searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), by its
 definition line as pasted (``def list_domains(self) -> list[str]``: a hit covers that line), and a method
 also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
@@ -12,7 +12,7 @@ declares (``cobra.Command``, whose folder may be named anything: often the repos
 has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
-Prints Hit@1 per repository and the first misses.
+Prints Hit@1 per repository and the first misses; ``--record`` keeps each Hit@1 in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
 
 from codesift import Index  # noqa: E402
 from codesift.query.shape import KIND_WORDS  # noqa: E402
@@ -55,9 +57,7 @@ def open_index(target: str) -> Index:
         index = Index(Path(target))
         index.update()
         return index
-    import quality
-
-    return quality.open_index(target, {})
+    return common.open_index(target, {})
 
 
 def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
@@ -97,19 +97,23 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", type=int, default=8)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 | Go pkg.name Hit@1 |")
     print("|---|---|---|---|---|---|")
     notes = []
+    kept: dict[str, float] = {}
     for root in args.roots:
         hits, misses = probe(root, args.n, args.seed)
         cells = [f"{h}/{t} ({h / t:.3f})" if t else "-" for h, t in hits.values()]
         name = Path(root).name
         print(f"| {name} | {' | '.join(cells)} |")
+        kept |= {f"{name} {ask} Hit@1": h / t for ask, (h, t) in hits.items() if t}
         notes += [f"{name}: {m}" for m in misses[: args.misses]]
     if notes:
         print("\nfirst misses:")
         print("\n".join(f"- {m}" for m in notes))
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

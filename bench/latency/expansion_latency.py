@@ -1,6 +1,7 @@
 """Latency of the optional keyword-side stages: vocabulary expansion, NEAR and last-word prefix.
 
-    python bench/expansion_latency.py [--symbols 100000] [--index ROOT [--index-dir DIR]] [--queries 200]
+    python bench/latency/expansion_latency.py [--symbols 100000] [--index ROOT [--index-dir DIR]] [--queries 200]
+                                              [--record]
 
 Part 1 needs no index: the vocabulary expansion's co-occurrence table is built from ``--symbols`` real
 symbol names (the qualified names of the public bench corpora, ``$CODESIFT_BENCH_INDEX``, repeated with
@@ -10,14 +11,14 @@ hand-written queries: build seconds, table size, and suggest p50/p95 (the budget
 Part 2, with ``--index ROOT`` (an indexed tree; ``--index-dir`` when its index lives elsewhere): keyword
 search p50/p95 through the Python API for the plain query compilation and with each stage switched on
 (``rank.keyword_near``, ``rank.keyword_prefix``, ``query_expansion = "vocab"``), over ``--queries``
-queries (half symbol names, half four-word phrases from bench/query_scale.py when the tree is its
+queries (half symbol names, half four-word phrases as bench/latency/query_scale.py asks when the tree is its
 synthetic one, else the hand-written queries). Runs interleave the settings so load drifts hit all alike.
+``--record`` keeps the build seconds and every p50/p95 in bench/results.jsonl.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sqlite3
 import statistics
@@ -26,36 +27,41 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+from common import INDEX_HOME  # noqa: E402
 
 from codesift import Index  # noqa: E402
+from codesift.config.rank import RankSettings  # noqa: E402
 from codesift.config.settings import Config  # noqa: E402
 from codesift.query.expand import Vocabulary  # noqa: E402
-from codesift.rank import RankSettings  # noqa: E402
 from codesift.text.tokens import tokenize  # noqa: E402
 
-INDEX_HOME = Path(os.environ.get("CODESIFT_BENCH_INDEX", Path.home() / ".cache" / "codesift-bench"))
-CORPORA = ("requests", "flask", "click", "express", "cli", "fd", "javapoet", "h3")
+KEPT: dict[str, float] = {}  # the headline numbers, for --record
+
+
+def ms(lat: list[float]) -> tuple[float, float]:
+    """p50 and p95 of ``lat`` (seconds), in milliseconds."""
+    lat = sorted(lat)
+    return 1000 * statistics.median(lat), 1000 * lat[max(0, int(len(lat) * 0.95) - 1)]
 
 
 def pct(lat: list[float]) -> str:
-    lat = sorted(lat)
-    return f"{1000 * statistics.median(lat):.2f} / {1000 * lat[max(0, int(len(lat) * 0.95) - 1)]:.2f}"
+    return "{:.2f} / {:.2f}".format(*ms(lat))
 
 
 def bench_queries() -> list[str]:
     try:
-        from quality import load_sets
-
-        return [q["query"] for q in load_sets(["handwritten"], None)["handwritten"]]
-    except Exception:  # noqa: BLE001 - the shared bench is optional here
+        return [q["query"] for q in common.load_sets(["handwritten"], None)["handwritten"]]
+    except (Exception, SystemExit):  # noqa: BLE001 - the shared bench is optional here
         return ["where are redirects followed", "parse the cookie header into a jar",
                 "stream the response body in chunks", "register a blueprint on the application"]
 
 
 def real_names(n: int) -> list[str]:
     names: list[str] = []
-    for corpus in CORPORA:
+    for corpus in common.QUALITY_CORPORA:
         db = INDEX_HOME / corpus / "meta.db"
         if db.is_file():
             con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -63,7 +69,7 @@ def real_names(n: int) -> list[str]:
                 "SELECT qualified_name FROM chunks WHERE kind NOT IN ('module','window','section')")]
             con.close()
     if not names:
-        raise SystemExit(f"no bench indexes under {INDEX_HOME}: run bench/quality.py once")
+        raise SystemExit(f"no bench indexes under {INDEX_HOME}: run bench/quality/quality.py once")
     rng = random.Random(0)
     out = list(names)
     while len(out) < n:  # new names: one corpus's parent with another's member
@@ -86,6 +92,8 @@ def part1(symbols: int) -> None:
         lat.append(time.perf_counter() - t)
     print(f"| vocabulary of {len(names):,} names | {len(vocab.parts):,} parts, {vocab.table.shape[0]:,} rows | "
           f"build {build:.2f} s | suggest p50/p95 {pct(lat)} ms ({len(lat)} calls) |")
+    KEPT.update({"names": len(names), "vocabulary build s": build, "suggest p50 ms": ms(lat)[0],
+                 "suggest p95 ms": ms(lat)[1]})
 
 
 def part2(root: Path, index_dir: str | None, n: int) -> None:
@@ -104,11 +112,8 @@ def part2(root: Path, index_dir: str | None, n: int) -> None:
                                                          for k in ("keyword_near", "keyword_prefix")})}
         indexes[label] = Index(root, config=replace(cfg, **over), create=False)
     try:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import query_scale
-
         count = indexes["plain"].store.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        queries = query_scale.queries(count, n) if (root / "pkg").is_dir() else bench_queries()[:n]
+        queries = common.scale_queries(count, n) if (root / "pkg").is_dir() else bench_queries()[:n]
     except Exception:  # noqa: BLE001
         queries = bench_queries()[:n]
     for idx in indexes.values():  # warm: open the searchers, build/load the vocabulary
@@ -124,6 +129,7 @@ def part2(root: Path, index_dir: str | None, n: int) -> None:
     print("|---|---|")
     for label, values in lat.items():
         print(f"| {label} | {pct(values)} |")
+        KEPT.update({f"keyword {label} p50 ms": ms(values)[0], f"keyword {label} p95 ms": ms(values)[1]})
     for idx in indexes.values():
         idx.close()
 
@@ -134,10 +140,12 @@ def main() -> None:
     ap.add_argument("--index", type=Path)
     ap.add_argument("--index-dir")
     ap.add_argument("--queries", type=int, default=200)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     part1(args.symbols)
     if args.index:
         part2(args.index, args.index_dir, args.queries)
+    common.record(__file__, args, KEPT)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """How big the MCP tools' answers are, as an agent receives them.
 
-    python bench/answer_sizes.py [--corpus DIR] [--json]
+    python bench/latency/answer_sizes.py [--corpus DIR] [--json] [--record]
 
 Copies the corpus (default: the flask checkout of the benchmark corpora) into a temporary folder,
 indexes it keyword-only (sizes do not depend on embeddings), then calls the MCP tools in-process
@@ -8,7 +8,7 @@ through the SDK's own client with their default arguments and prints one row per
 the Markdown text, the structured JSON, and the whole serialized ``CallToolResult`` (what goes over
 the wire), in characters; ``≈tokens`` is the whole at ~3.5 characters per token. The calls are the
 ones issue 14 names: a search, the context of one symbol, the context of a large file, the usages of a
-common name, plus one find_symbol.
+common name, plus one find_symbol. ``--record`` keeps each call's total characters in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("CODESIFT_EMBEDDER", "none")  # sizes do not depend on embeddings; no model load
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
 import anyio  # noqa: E402
 
-DEFAULT_CORPUS = Path.home() / ".cache/codesearch-bench/corpora/flask"
+import common  # noqa: E402
+
+DEFAULT_CORPUS = common.CORPORA_CACHE / "flask"
 CALLS: list[tuple[str, str, dict[str, Any]]] = [
     ("search", "search_code", {"query": "register a blueprint on the application"}),
     ("context of a symbol", "get_code_context", {"file_path": "src/flask/app.py",
@@ -70,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--json", action="store_true", help="print the records as JSON")
+    common.add_record_flag(parser)
     opts = parser.parse_args()
     if not opts.corpus.is_dir():
         sys.exit(f"no corpus at {opts.corpus}")
@@ -77,6 +81,7 @@ def main() -> None:
         root = Path(tmp) / opts.corpus.name
         shutil.copytree(opts.corpus, root, ignore=shutil.ignore_patterns(".codesift", ".git"))
         rows = measure(root)
+    common.record(__file__, opts, {f"{r['call']} total chars": r["total"] for r in rows})
     if opts.json:
         print(json.dumps(rows, indent=1))
         return

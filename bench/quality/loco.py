@@ -1,17 +1,19 @@
 """Leave-one-corpus-out check of tuned ranking constants on the public hand-written set.
 
-    python bench/loco.py --grid rank.tiny_vector_penalty=0,0.02,0.04 --grid keyword_weight=0.8,1.0
-                         [--mode hybrid] [--devset] [--short] [--terse] [--json out.json]
+    python bench/quality/loco.py --grid rank.tiny_vector_penalty=0,0.02,0.04 --grid keyword_weight=0.8,1.0
+                                 [--mode hybrid] [--devset] [--short] [--terse] [--json out.json] [--record]
 
-Every combination of the grid values is scored on every corpus (in-process, like bench/quality.py).
+Every combination of the grid values is scored on every corpus (in-process, like bench/quality/quality.py).
 Then, for each corpus in turn, the combination with the best mean MRR@10 over the *other* corpora is
 chosen and measured on the held-out one. A constant generalises when the held-out average stays close to
 the in-sample average (issue 10: within 0.03) and the held-out scores beat the defaults'.
 Corpora are weighted equally (the mean of per-corpus MRR@10), so the Python corpora do not decide alone.
-``--devset`` adds the twenty-two corpora of the dev set (bench/devset.py; fetched by bench/devset/fetch.py): 30 folds.
+``--devset`` adds the twenty-two corpora of the dev set (bench/quality/devset.py; fetched by
+bench/quality/devset/fetch.py): 30 folds.
 ``--short`` adds the dev set's short-answer guard set (``devset.py --queries short``) as one more fold.
 ``--terse`` adds the dev set's queries said in 2–4 words (``devset.py --queries terse``), one fold per library
 (``terse-<name>``; its code is also a dev fold's: held out in turn, not together).
+``--record`` keeps the three means of the last table row and the two differences in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -22,11 +24,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
-from quality import load_sets, parse_overrides, run  # noqa: E402
-
-import devset  # noqa: E402
+import common  # noqa: E402
+from common import devset_opener, load_devset_queries, load_sets, parse_overrides, run  # noqa: E402
 
 
 def parse_grid(items: list[str]) -> list[tuple[str, list[str]]]:
@@ -55,14 +56,15 @@ def main() -> None:
     ap.add_argument("--terse", action="store_true",
                     help="also hold out the dev set's 2-4-word queries (devset.py --queries terse), one fold a library")
     ap.add_argument("--json", type=Path)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     grid = parse_grid(args.grid)
     sets = load_sets(["handwritten"], None)
     queries = sets["handwritten"]
     key = f"handwritten/{args.mode}"
-    dev = {"dev": devset.load_queries(None)} if args.devset else None
-    short = {"dev": devset.load_queries(None, "short")} if args.short else None
-    terse = {"dev": devset.load_queries(None, "terse")} if args.terse else None
+    dev = {"dev": load_devset_queries(None)} if args.devset else None
+    short = {"dev": load_devset_queries(None, "short")} if args.short else None
+    terse = {"dev": load_devset_queries(None, "terse")} if args.terse else None
     combos = [dict(zip([k for k, _ in grid], values)) for values in itertools.product(*[v for _, v in grid])]
     scores: list[tuple[dict, dict[str, float]]] = []
     for combo in combos:
@@ -70,14 +72,14 @@ def main() -> None:
         report = run(sets, [args.mode], overrides)
         scores.append((combo, per_corpus(report, queries, key)))
         if dev is not None:
-            dev_report = run(dev, [args.mode], overrides, devset.opener(devset.CACHE))
+            dev_report = run(dev, [args.mode], overrides, devset_opener())
             scores[-1][1].update({f"dev-{c}": m for c, m in per_corpus(dev_report, dev["dev"], f"dev/{args.mode}").items()})
         if short is not None:  # one fold: ten queries a library are too few to hold out alone
-            short_report = run(short, [args.mode], overrides, devset.opener(devset.CACHE))
+            short_report = run(short, [args.mode], overrides, devset_opener())
             per = short_report[f"dev/{args.mode}"]["per_query"]
             scores[-1][1]["short"] = sum(per[q["id"]]["RR"] for q in short["dev"]) / len(short["dev"])
         if terse is not None:
-            terse_report = run(terse, [args.mode], overrides, devset.opener(devset.CACHE))
+            terse_report = run(terse, [args.mode], overrides, devset_opener())
             scores[-1][1].update({f"terse-{c}": m for c, m in
                                   per_corpus(terse_report, terse["dev"], f"dev/{args.mode}").items()})
         print(f"{combo}: " + " ".join(f"{c} {m:.3f}" for c, m in scores[-1][1].items()), file=sys.stderr)
@@ -101,6 +103,10 @@ def main() -> None:
           f"held-out minus first values: {sum(outs) / n - sum(base) / n:+.3f}")
     if args.json:
         args.json.write_text(json.dumps([{"setting": c, "per_corpus": s} for c, s in scores], indent=1))
+    common.record(__file__, args, {"folds": n, "in-sample mean": sum(ins) / n, "held-out mean": sum(outs) / n,
+                                   "first values mean": sum(base) / n,
+                                   "held-out minus in-sample": sum(outs) / n - sum(ins) / n,
+                                   "held-out minus first values": sum(outs) / n - sum(base) / n})
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """MCP search latency while ``codesift serve`` embeds a fresh tree in the background, against the same
 server idle.
 
-    python bench/serve_while_embedding.py [--corpus requests] [--seconds 20] [--src path/to/other/src]
+    python bench/latency/serve_while_embedding.py [--corpus requests] [--seconds 20] [--src path/to/other/src]
+                                                  [--record]
 
 Copies a bench corpus into a temporary folder, starts ``codesift serve`` over stdio with an empty
 machine-wide vector cache (the model's optimized graph is reused, so only embedding is measured) and
 calls ``search_code`` in a loop while the server embeds; then starts a ``--no-embed`` server on the
 same index and repeats the calls. ``--src`` runs another checkout's code (e.g. a worktree of an older
-commit) for a side-by-side comparison. Prints p50 / p95 / max of each phase.
+commit) for a side-by-side comparison. Prints p50 / p95 / max of each phase; ``--record`` keeps them in
+bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-CORPORA = Path(os.environ.get("CODESEARCH_BENCH_CACHE", Path.home() / ".cache" / "codesearch-bench" / "corpora"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
+
+CORPORA = common.CORPORA_CACHE
 QUERIES = [
     "where are redirects followed", "parse the json body", "session cookies", "timeout handling",
     "build the url with query parameters", "authentication header", "retry on connection error",
@@ -29,10 +35,15 @@ QUERIES = [
 ]
 
 
-def _stats(lat: list[float]) -> str:
+def _numbers(lat: list[float]) -> dict[str, float]:
     lat = sorted(lat)
-    p95 = lat[min(len(lat) - 1, int(0.95 * len(lat)))]
-    return f"{statistics.median(lat):.0f} | {p95:.0f} | {lat[-1]:.0f} | {len(lat)}"
+    return {"p50 ms": statistics.median(lat), "p95 ms": lat[min(len(lat) - 1, int(0.95 * len(lat)))],
+            "max ms": lat[-1], "calls": len(lat)}
+
+
+def _stats(lat: list[float]) -> str:
+    n = _numbers(lat)
+    return f"{n['p50 ms']:.0f} | {n['p95 ms']:.0f} | {n['max ms']:.0f} | {n['calls']}"
 
 
 def phase(root: Path, env: dict[str, str], seconds: float, *, embed: bool) -> tuple[list[float], str]:
@@ -73,6 +84,7 @@ def main() -> None:
     ap.add_argument("--corpus", default="requests")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--src", type=Path, help="run the codesift package found under this folder instead")
+    common.add_record_flag(ap)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="codesift-bench-") as tmp:
         root = Path(tmp) / args.corpus
@@ -92,6 +104,8 @@ def main() -> None:
     print("|---|---|---|---|---|")
     print(f"| while embedding | {_stats(busy)} |")
     print(f"| idle | {_stats(idle)} |")
+    common.record(__file__, args, {**{f"while embedding {k}": v for k, v in _numbers(busy).items()},
+                                   **{f"idle {k}": v for k, v in _numbers(idle).items()}})
 
 
 if __name__ == "__main__":

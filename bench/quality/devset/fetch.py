@@ -1,6 +1,6 @@
 """Fetch the dev set's corpora (``corpora.toml``) from package registries and check every query target.
 
-    python bench/devset/fetch.py [--only cobra zod] [--cache DIR]
+    python bench/quality/devset/fetch.py [--only cobra zod] [--cache DIR] [--queries main|short|terse]
 
 Go and Rust sources come from Debian's archive (``apt-get download``, unpacked with ``dpkg-deb -x``: the
 ``-dev`` packages ship the module sources), Java from Debian's source archive (the upstream ``.orig.tar.xz``
@@ -16,26 +16,20 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
-import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/: `import common` (bench/README.md)
+
+from common import DEVSET_CACHE, DEVSET_QUERY_SETS, devset_corpora, devset_query_file  # noqa: E402
+
 DEBIAN_POOL = "http://deb.debian.org/debian/pool/main"
-CACHE = Path(os.environ.get("CODESIFT_DEVSET_CACHE", Path.home() / ".cache" / "codesift-devset"))
-
-
-def corpora() -> list[dict]:
-    """The manifest's entries, in order."""
-    return tomllib.loads((HERE / "corpora.toml").read_text(encoding="utf-8"))["corpus"]
-
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -100,19 +94,10 @@ def fetch(c: dict, cache: Path) -> Path:
     return root
 
 
-QUERY_SETS = {"main": "queries", "short": "queries-short", "terse": "queries-terse"}
-
-
-def query_file(name: str, queries: str = "main") -> Path:
-    """The query file of corpus ``name`` in set ``queries`` (``main``; ``short``: answers of 2–6 lines; ``terse``:
-    the main set's sentences said in 2–4 words, as typed into a search box)."""
-    return HERE / QUERY_SETS[queries] / f"{name}.jsonl"
-
-
 def verify(name: str, root: Path, queries: str = "main") -> list[str]:
     """Problems with the targets of the corpus's query file (none: an empty list)."""
     problems: list[str] = []
-    path = query_file(name, queries)
+    path = devset_query_file(name, queries)
     if not path.is_file():
         return problems  # the short set covers some corpora only
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -134,11 +119,11 @@ def verify(name: str, root: Path, queries: str = "main") -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", nargs="*")
-    ap.add_argument("--cache", type=Path, default=CACHE)
-    ap.add_argument("--queries", choices=sorted(QUERY_SETS), default="main", help="which query set to check")
+    ap.add_argument("--cache", type=Path, default=DEVSET_CACHE)
+    ap.add_argument("--queries", choices=sorted(DEVSET_QUERY_SETS), default="main", help="which query set to check")
     args = ap.parse_args()
     bad = False
-    for c in corpora():
+    for c in devset_corpora():
         if args.only and c["name"] not in args.only:
             continue
         root = fetch(c, args.cache)

@@ -1,14 +1,16 @@
 """Query latency of this checkout against another revision of codesift, on one index, side by side.
 
-    python bench/version_latency.py ROOT --rev 5eb0fe5 [--rounds 5] [--mode hybrid] [--index-dir DIR]
-    python bench/version_latency.py ROOT --other-src /path/to/other/src [...]
+    python bench/latency/version_latency.py ROOT --rev 5eb0fe5 [--rounds 5] [--mode hybrid] [--index-dir DIR]
+                                            [--record]
+    python bench/latency/version_latency.py ROOT --other-src /path/to/other/src [...]
 
 For a change meant to make search faster without changing results: each round runs the same queries (half
-function names of the index, half four-word phrases: ``pipeline_latency.latency_queries``) in a fresh process
-of each version, in turn, so machine noise hits both alike; prints the median over rounds of each version's
-p50 (all queries, names, phrases) and the ratio. ``--rev`` checks the revision out into a temporary git
+function names of the index, half four-word phrases: ``common.latency_queries``, as pipeline_latency.py's) in a
+fresh process of each version, in turn, so machine noise hits both alike; prints the median over rounds of each
+version's p50 (all queries, names, phrases) and the ratio. ``--rev`` checks the revision out into a temporary git
 worktree (removed afterwards). ROOT must be indexed by a codesift both versions read (e.g. a
-``bench/query_scale.py --keep`` build at 100k symbols).
+``bench/latency/query_scale.py --keep`` build at 100k symbols). ``--record`` keeps both versions' p50s and the
+ratios in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
 
 
 def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
@@ -32,11 +36,8 @@ def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
     from codesift import Index
     from codesift.config.settings import Config
 
-    sys.path.insert(0, str(HERE))
-    from pipeline_latency import latency_queries  # the same queries as the pipeline's own latency bench
-
     index = Index(root, config=Config(index_dir=index_dir)) if index_dir else Index(root)
-    qs = latency_queries(index, queries)
+    qs = common.latency_queries(index, queries)  # the same queries as pipeline_latency.py's
     index.search("warm up", mode=mode)
     lat = []
     for q in qs:
@@ -62,6 +63,7 @@ def run_version(src: str | None, args: argparse.Namespace) -> dict:
 
 
 def compare(other_src: str, args: argparse.Namespace) -> None:
+    """Both versions in turn, ``args.rounds`` times; prints their median p50s and ratios (and records them)."""
     rows: dict[str, list[dict]] = {"this checkout": [], "other": []}
     for _ in range(args.rounds):
         rows["other"].append(run_version(other_src, args))
@@ -75,6 +77,9 @@ def compare(other_src: str, args: argparse.Namespace) -> None:
         print(f"| {label} | {m['all']:.2f} | {m['names']:.2f} | {m['phrases']:.2f} |")
     ratios = " ".join(f"{k} ×{med['this checkout'][k] / med['other'][k]:.3f}" for k in ("all", "names", "phrases"))
     print(f"this checkout / other: {ratios}")
+    common.record(__file__, args, {**{f"{label} {k} p50 ms": m[k] for label, m in med.items() for k in m},
+                                   **{f"this checkout / other {k}": med["this checkout"][k] / med["other"][k]
+                                      for k in ("all", "names", "phrases")}})
 
 
 def main() -> None:
@@ -88,6 +93,7 @@ def main() -> None:
     ap.add_argument("--mode", default="hybrid", choices=("hybrid", "keyword", "semantic"))
     ap.add_argument("--index-dir", help="the index's folder, when not ROOT/.codesift")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(args.root, args.index_dir, args.mode, args.queries)))
@@ -101,7 +107,7 @@ def main() -> None:
         return
     if not args.rev:
         sys.exit("give --rev REV or --other-src DIR")
-    repo = HERE.parent
+    repo = common.REPO
     known = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "-q", f"{args.rev}^{{commit}}"],
                            capture_output=True)
     if known.returncode != 0:

@@ -1,6 +1,6 @@
 """Run the reliability scenarios of the test suite and print them as one table for the team's notes.
 
-    python bench/reliability.py [--no-crash] [--no-embed]
+    python bench/reliability/reliability.py [--no-crash] [--no-embed] [--record]
 
 The cases are the ones ``tests/test_hostile_input.py``, ``tests/test_query_fuzz.py`` and
 ``tests/test_crash_safety.py`` assert (imported from there, so the two never drift apart): a generated
@@ -10,7 +10,8 @@ tests, the second writer here waits the real default (10 s) before it gives up. 
 ``| case | expected | observed |``, one row per case, then how many rows differ.
 
 ``--no-crash`` skips the subprocess scenarios (SIGKILL, concurrency); ``--no-embed`` runs keyword-only
-(no model load). Takes about a minute on 2 cores with everything on.
+(no model load). Takes about a minute on 2 cores with everything on. ``--record`` keeps the counts of the last
+line in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -28,17 +29,19 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1] / "tests"
-sys.path.insert(0, str(TESTS))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
-import test_crash_safety as crash  # noqa: E402
-import test_hostile_input as hostile  # noqa: E402
-import test_query_fuzz as queries  # noqa: E402
-from conftest import write_repo  # noqa: E402
+import common  # noqa: E402
 
 from codesift import Index  # noqa: E402
 from codesift.config.settings import Config  # noqa: E402
 from codesift.search.run import MODES  # noqa: E402
+
+# The cases themselves: the tests' own modules (common puts tests/ on sys.path)
+crash = common.tests_module("test_crash_safety")
+hostile = common.tests_module("test_hostile_input")
+queries = common.tests_module("test_query_fuzz")
+write_repo = common.tests_module("conftest").write_repo
 
 Row = tuple[str, str, str]
 
@@ -308,6 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-crash", action="store_true", help="skip the SIGKILL and concurrency scenarios")
     parser.add_argument("--no-embed", action="store_true", help="keyword-only (no embedding model)")
+    common.add_record_flag(parser)
     args = parser.parse_args()
     t0 = time.perf_counter()
     rows: list[Row] = []
@@ -327,6 +331,8 @@ def main() -> None:
     known = [r for r in differ if r[0].startswith("known bug")]
     print(f"\n{len(rows)} cases; observed != expected in {len(differ)} ({len(known)} known bugs in files the "
           f"suite does not own, {len(differ) - len(known)} others); {time.perf_counter() - t0:.0f} s")
+    common.record(__file__, args, {"cases": len(rows), "observed != expected": len(differ), "known bugs": len(known),
+                                   "others": len(differ) - len(known), "seconds": time.perf_counter() - t0})
 
 
 if __name__ == "__main__":

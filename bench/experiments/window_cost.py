@@ -1,12 +1,17 @@
 """What the window vectors of long chunks (``store/windows.py``) cost at indexing: texts embedded and seconds,
 with ``embed_windows`` on and off, each from a fresh vector cache so that nothing is reused.
 
-    python bench/window_cost.py ROOT [ROOT ...] [--rounds 1]
+    python bench/experiments/window_cost.py ROOT [ROOT ...] [--rounds 1] [--record]
 
 Per root and round, the two settings run one after the other in fresh processes (off first, then on), each
 indexing the tree into a temporary folder: parse seconds, embed seconds, texts embedded and windows. Prints the
 medians and the on/off ratios. Keyword search is ready after the parse either way, and hybrid search once every
 chunk has its own vector: the windows are embedded after those.
+
+Decided (2026-12-04, commits 7098c11 and d6d25e4): long chunks get window vectors by default
+(``embed_windows = true``). With every long chunk windowed (7098c11) the texts doubled and embedding took
+×1.7–2.3; once windows were limited to definitions outside tests and examples (e009dc6, bda274f: 0.35 a chunk),
+embedding takes ×1.08–1.52 on cli, flask and requests (d6d25e4).
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
+
+import common  # noqa: E402
 
 CHILD = """
 import json, sys, time
@@ -47,9 +56,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("roots", nargs="+", type=Path)
     ap.add_argument("--rounds", type=int, default=1)
+    common.add_record_flag(ap)
     args = ap.parse_args()
     print("| tree | chunks | windows | texts off / on | parse s off / on | embed s off / on | embed ×on/off |")
     print("|---|---|---|---|---|---|---|")
+    kept: dict[str, float] = {}
     for root in args.roots:
         if not root.is_dir():
             raise SystemExit(f"{root} is not a folder")
@@ -66,6 +77,10 @@ def main() -> None:
               f"{med(False, 'parse_s'):.1f} / {med(True, 'parse_s'):.1f} | "
               f"{med(False, 'embed_s'):.1f} / {med(True, 'embed_s'):.1f} | "
               f"×{med(True, 'embed_s') / max(med(False, 'embed_s'), 1e-9):.2f} |")
+        kept |= {f"{root.name} windows": med(True, "windows"), f"{root.name} texts off": med(False, "texts"),
+                 f"{root.name} texts on": med(True, "texts"), f"{root.name} embed s off": med(False, "embed_s"),
+                 f"{root.name} embed s on": med(True, "embed_s")}
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

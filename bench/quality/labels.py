@@ -1,10 +1,10 @@
 """What the result labels (HIGH / GOOD / FAIR / LOW / WEAK) say: how often a result of each label is an answer.
 
-    python bench/labels.py [--modes hybrid keyword semantic] [--no-devset] [--cache F.json]
+    python bench/quality/labels.py [--modes hybrid keyword semantic] [--no-devset] [--cache F.json] [--record]
 
 Every query of the public hand-written set and (unless ``--no-devset``) of the dev set's main, short and terse
-sets (bench/devset.py) is searched in each mode; each of its top 10 results is an *answer* when it hits one of the
-query's targets (the scorer's rule, ``score.hits``). Printed per mode:
+sets (bench/quality/devset.py) is searched in each mode; each of its top 10 results is an *answer* when it hits
+one of the query's targets (the scorer's rule, ``score.hits``). Printed per mode:
 
 * per label: results, share of all results, share that are answers, and answers of each label among all
   answers found;
@@ -14,6 +14,8 @@ query's targets (the scorer's rule, ``score.hits``). Printed per mode:
   nobody fitted them on. Results the query names exactly are left out of the fit: they are HIGH anyway.
 
 ``--cache`` keeps the collected results in a JSON file, so the fit can be re-run without searching again.
+``--record`` keeps, per mode, each label's share of results and the share of those that are answers in
+bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -23,11 +25,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
-import devset  # noqa: E402
-import quality  # noqa: E402
-from score import hits  # noqa: E402
+import common  # noqa: E402
+from common import hits  # noqa: E402
 
 from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  # noqa: E402
 
@@ -35,11 +36,12 @@ from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  #
 def collect(modes: list[str], with_devset: bool) -> list[dict]:
     """One row per (query, mode, result): corpus, query id and kind, mode, score kind, score, position, whether
     the query names it exactly, whether it is an answer."""
-    sets = [("public", quality.load_sets(["handwritten"], None)["handwritten"], quality.open_index)]
+    sets = [("public", common.load_sets(["handwritten"], None)["handwritten"], common.open_index)]
     if with_devset:
-        dev_open = devset.opener(devset.CACHE)
-        sets += [("dev", devset.load_queries(None), dev_open), ("short", devset.load_queries(None, "short"), dev_open),
-                 ("terse", devset.load_queries(None, "terse"), dev_open)]
+        dev_open = common.devset_opener()
+        sets += [("dev", common.load_devset_queries(None), dev_open),
+                 ("short", common.load_devset_queries(None, "short"), dev_open),
+                 ("terse", common.load_devset_queries(None, "terse"), dev_open)]
     rows: list[dict] = []
     for name, queries, opener in sets:
         indexes = {}
@@ -61,17 +63,23 @@ def collect(modes: list[str], with_devset: bool) -> list[dict]:
     return rows
 
 
-def label_table(rows: list[dict], mode: str) -> None:
+def label_table(rows: list[dict], mode: str) -> dict[str, float]:
+    """Prints the label table of one mode; returns each label's share of results and of answers among them."""
     sub = [r for r in rows if r["mode"] == mode]
     answers = sum(r["answer"] for r in sub) or 1
     print(f"\n{mode}: {len(sub)} results, {answers} answers\n")
     print("| label | results | share | answers among them | share of all answers |")
     print("|---|---|---|---|---|")
+    kept: dict[str, float] = {}
     for name in [*FLOORS, "WEAK"]:
         got = [r for r in sub if label(r["score"], r["kind"], named=r["named"]) == name]
         a = sum(r["answer"] for r in got)
         prec = f"{a / len(got):.2f}" if got else "-"
         print(f"| {name} | {len(got)} | {len(got) / max(1, len(sub)):.2f} | {prec} | {a / answers:.2f} |")
+        kept[f"{mode} {name} share"] = len(got) / max(1, len(sub))
+        if got:
+            kept[f"{mode} {name} answers among them"] = a / len(got)
+    return kept
 
 
 def set_table(rows: list[dict], mode: str) -> None:
@@ -122,6 +130,7 @@ def main() -> None:
                     choices=["hybrid", "keyword", "semantic"])
     ap.add_argument("--no-devset", action="store_true", help="the public hand-written set only")
     ap.add_argument("--cache", type=Path, help="read the results from this file if it exists, else write them there")
+    common.add_record_flag(ap)
     args = ap.parse_args()
     if args.cache and args.cache.is_file():
         rows = json.loads(args.cache.read_text())
@@ -129,10 +138,12 @@ def main() -> None:
         rows = collect(args.modes, not args.no_devset)
         if args.cache:
             args.cache.write_text(json.dumps(rows))
+    kept: dict[str, float] = {}
     for mode in args.modes:
-        label_table(rows, mode)
+        kept |= label_table(rows, mode)
         set_table(rows, mode)
         loco_table(rows, mode)
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """Ablation of the ranking pipeline on the public bench: one row per stage toggled from the defaults.
 
-    python bench/ablation.py [--sets handwritten docstring] [--mode hybrid] [--corpora ...]
+    python bench/quality/ablation.py [--sets handwritten docstring] [--mode hybrid] [--corpora ...] [--record]
 
-Every row runs the same queries in the same process (see bench/quality.py for the set-up); defaults
-are chosen from this table. Prints MRR@10 / R@1 / R@10 per set and MRR per query kind.
+Every row runs the same queries in the same process (see bench/quality/quality.py for the set-up); defaults
+are chosen from this table. Prints MRR@10 / R@1 / R@10 per set and MRR per query kind. ``--record`` keeps each
+row's MRR@10 per set in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import common` (bench/README.md)
 
-import quality  # noqa: E402
+import common  # noqa: E402
+
 from codesift.config.rank import RankSettings  # noqa: E402
 
 DEFAULTS = RankSettings()
@@ -47,23 +49,27 @@ def main() -> None:
     ap.add_argument("--sets", nargs="+", default=["handwritten", "docstring"])
     ap.add_argument("--mode", default="hybrid")
     ap.add_argument("--corpora", nargs="*")
+    common.add_record_flag(ap)
     args = ap.parse_args()
-    sets = quality.load_sets(args.sets, args.corpora)
+    sets = common.load_sets(args.sets, args.corpora)
     head = "| variant | " + " | ".join(
         f"{s} MRR@10 | {s} R@1 | {s} R@10" + (" | MRR nl | MRR mixed | MRR ident" if s == "handwritten" else "")
         for s in args.sets) + " |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
+    kept: dict[str, float] = {}
     for label, settings in variants():
-        report = quality.run(sets, [args.mode], {"rank": settings})
+        report = common.run(sets, [args.mode], {"rank": settings})
         cells = []
         for s in args.sets:
             g = report[f"{s}/{args.mode}"]["groups"]
             a = g["all"]
+            kept[f"{label}: {s} MRR@10"] = a["MRR@10"]
             cells += [f"{a['MRR@10']:.3f}", f"{a['Recall@1']:.3f}", f"{a['Recall@10']:.3f}"]
             if s == "handwritten":
                 cells += [f"{g[k]['MRR@10']:.3f}" if k in g else "-" for k in ("kind=nl", "kind=mixed", "kind=identifier")]
         print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+    common.record(__file__, args, kept)
 
 
 if __name__ == "__main__":
