@@ -24,13 +24,15 @@ import common  # noqa: E402
 from codesift import Index  # noqa: E402
 from codesift.config.rank import RankSettings  # noqa: E402
 from codesift.config.settings import Config  # noqa: E402
+from codesift.rank.pipeline import stage  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root")
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--stage", help="a [rank] switch: compare with the pipeline less this stage")
+    ap.add_argument("--stage", help="a stage of codesift.rank.pipeline.STAGES or another [rank] switch: compare "
+                    "with the pipeline less it")
     ap.add_argument("--index-dir", help="the index's folder, when not ROOT/.codesift (a bench index)")
     common.add_record_flag(ap)
     args = ap.parse_args()
@@ -42,9 +44,13 @@ def main() -> None:
     queries = common.latency_queries(index, args.queries)
     full = index.config.rank
     if args.stage:
-        if not isinstance(getattr(full, args.stage, None), bool):
-            sys.exit(f"{args.stage} is not a [rank] switch")
-        other, label = replace(full, **{args.stage: False}), f"without {args.stage}"
+        try:  # a stage of the ranking pipeline, by name
+            other = stage(args.stage).off(full)
+        except (KeyError, ValueError) as exc:
+            if not isinstance(getattr(full, args.stage, None), bool):  # or another [rank] switch
+                sys.exit(f"{args.stage} is not a stage that can be switched off, nor a [rank] switch ({exc})")
+            other = replace(full, **{args.stage: False})
+        label = f"without {args.stage}"
     else:
         other, label = replace(full, **{f.name: False for f in fields(RankSettings)
                                         if isinstance(getattr(full, f.name), bool)}), "plain RRF"

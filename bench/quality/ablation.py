@@ -19,25 +19,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import 
 import common  # noqa: E402
 
 from codesift.config.rank import RankSettings  # noqa: E402
+from codesift.rank.pipeline import STAGES  # noqa: E402
 
 DEFAULTS = RankSettings()
 
 
 def variants() -> list[tuple[str, RankSettings]]:
-    """The full pipeline, then each boolean stage flipped, then a few parameter alternatives."""
+    """The full pipeline, then each stage of the ranking pipeline (``codesift.rank.pipeline.STAGES``) switched
+    off (or on, when off by default), then the other ``[rank]`` switches (retrieval, fusion, the re-ranker)
+    flipped, then a few parameter alternatives."""
     rows = [("full pipeline (defaults)", DEFAULTS)]
+    staged = set()
+    for s in STAGES:
+        if s.switch is None:
+            continue
+        staged.add(s.switch)
+        if s.enabled(DEFAULTS):
+            rows.append((f"stage {s.name} off", s.off(DEFAULTS)))
+        else:
+            rows.append((f"stage {s.name} on", replace(DEFAULTS, **{s.switch: 2 if s.switch == "max_per_file" else True})))
     for f in fields(RankSettings):
         value = getattr(DEFAULTS, f.name)
-        if isinstance(value, bool):
+        if isinstance(value, bool) and f.name not in staged:
             rows.append((f"{f.name} {'off' if value else 'on'}", replace(DEFAULTS, **{f.name: not value})))
-    rows.append(("max_per_file 2", replace(DEFAULTS, max_per_file=2)))
     rows.append(("short_vector_penalty 0", replace(DEFAULTS, short_vector_penalty=0.0)))
     rows.append(("prose_vector_penalty 0 (documentation keeps its cosine)", replace(DEFAULTS, prose_vector_penalty=0.0)))
     rows.append(("sentence_name_match_weight 2.0", replace(DEFAULTS, sentence_name_match_weight=2.0)))
     rows.append(("namesake_factor 1.0 (no implementation preference)", replace(DEFAULTS, namesake_factor=1.0)))
     rows.append(("preamble_debias 0.4", replace(DEFAULTS, preamble_debias=0.4)))
     rows.append(("abbreviation_weight 0 (no abbreviations)", replace(DEFAULTS, abbreviation_weight=0.0)))
-    rows.append(("import_penalty_factor 1.0 (import blocks not demoted)", replace(DEFAULTS, import_penalty_factor=1.0)))
     rows.append(("declaration_factor 1.0 (declarations not demoted in sentences)", replace(DEFAULTS, declaration_factor=1.0)))
     rows.append(("all stages off (plain RRF)", replace(
         DEFAULTS, **{f.name: False for f in fields(RankSettings) if isinstance(getattr(DEFAULTS, f.name), bool)})))

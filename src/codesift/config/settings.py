@@ -36,8 +36,8 @@ class Config:
     embedder: str | None = None  # "local" (default) or "none"; env CODESIFT_EMBEDDER wins
     rrf_k: float = 60.0
     # Each retriever returns overfetch × max(limit, 50) candidates. 2.0 (100 for up to 50 results):
-    # bench/pool_cost.py at 100k symbols, hybrid p50 14.8 → 18.6 ms against the old 30 for 10 results;
-    # 150 candidates cost 6 ms more for +0.005 MRR@10 (bench/quality.py).
+    # bench/experiments/pool_cost.py at 100k symbols, hybrid p50 14.8 → 18.6 ms against the old 30 for 10 results;
+    # 150 candidates cost 6 ms more for +0.005 MRR@10 (bench/quality/quality.py).
     overfetch: float = 2.0
     keyword_weight: float = 1.0
     vector_weight: float = 1.0

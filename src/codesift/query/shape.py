@@ -28,7 +28,7 @@ class QueryShape(str, Enum):
 
 
 # (keyword, vector). The keyword side is 2× the weights tuned on the four Python/JavaScript corpora:
-# on the eight-corpus set MiniLM is the weaker retriever outside Python. Chosen by bench/loco.py (leave one
+# on the eight-corpus set MiniLM is the weaker retriever outside Python. Chosen by bench/quality/loco.py (leave one
 # corpus out): first ×1.6 (over 1.0/1.3/1.6 every held-out corpus picked 1.6, held-out +0.018; 2.0 lost held
 # out then); with camelCase split for the dense model, abbreviations and members-first, the grid ×0.8/1/1.25
 # of those picks 1.25 (= 2×) in 8 of 8 folds: held-out 0.842 vs 0.841, Java 0.817 → 0.846, docstring set

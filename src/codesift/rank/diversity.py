@@ -113,7 +113,7 @@ def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> li
 
     A class chunk holds all its methods' text, so it matches whatever one of them matches; when its
     methods are candidates too, they are the pointers worth reading and the long class only their
-    context (bench/loco.py: after the last member rather than the first, javapoet +0.004, click +0.002,
+    context (bench/quality/loco.py: after the last member rather than the first, javapoet +0.004, click +0.002,
     no corpus down). A short class stays where it is (it may well be the answer), as does one the query
     names.
     A long container nested in another (a builder class inside its class) is placed by its own members,
@@ -142,7 +142,7 @@ FUNCTION_KINDS = frozenset({"function", "method"})
 
 # An overload this short ranked above a longer one of the same name in its file is a wrapper that delegates to it
 # (jcommander's ``usage()`` and ``usage(String)`` over the 107-line ``usage(StringBuilder, String)``): the longer
-# one takes its place. The terse set (``bench/devset.py --queries terse``): 5 queries up, none down; the public,
+# one takes its place. The terse set (``bench/quality/devset.py --queries terse``): 5 queries up, none down; the public,
 # dev and short sets unchanged; 5, 10 and 12 lines score alike.
 MAX_WRAPPER_SPAN = 10
 

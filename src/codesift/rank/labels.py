@@ -1,7 +1,7 @@
 """Result labels: HIGH / GOOD / FAIR / LOW / WEAK for a normalised score, per kind of score.
 
 A label says how often a result like it is what the query asked for, so its floors are fitted on the bench
-(``bench/labels.py``: the top 10 of 759 queries over 31 libraries in six languages, public and dev sets) with
+(``bench/quality/labels.py``: the top 10 of 759 queries over 31 libraries in six languages, public and dev sets) with
 :func:`fit_floors`, and checked leave-one-corpus-out. The score kinds need floors of their own: a hybrid score
 is high when both retrievers agree, while a keyword-only or semantic-only score is mostly its rank.
 """
@@ -16,7 +16,7 @@ __all__ = ["FLOORS", "PRECISION_TARGETS", "fit_floors", "label"]
 # The share of answers the least likely result of each label still reaches (WEAK: below LOW's).
 PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
 
-# The lowest normalised score of each label, per score kind: ``fit_floors`` over bench/labels.py's results
+# The lowest normalised score of each label, per score kind: ``fit_floors`` over bench/quality/labels.py's results
 # (those the query names exactly left out: they are HIGH anyway). Held out one corpus at a time, each fold fits
 # floors within 0.01 of these, and hybrid ("rrf") results labelled HIGH / GOOD / FAIR / LOW are answers
 # 80 / 43 / 17 / 9 % of the time. No band of keyword-only or semantic-only results is right three times in four

@@ -26,7 +26,7 @@ from codesift.text.recursion import recursion_terms
 from codesift.text.tokens import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
-# Measured on the public bench (bench/quality.py, keyword mode): name fields weighted above the body
+# Measured on the public bench (bench/quality/quality.py, keyword mode): name fields weighted above the body
 # over-reward symbols whose *name* shares one query word (static_folder for "serve a file from a
 # folder"); exact-name queries are handled by the ranking pipeline's name-match stage instead.
 # The doc field is a definition's own description; in Go, Java, Rust and the C family it is a comment
