@@ -125,6 +125,7 @@ def test_a_query_tower_searches_an_index_embedded_by_the_base_model_as_it_is(rep
     switching to it re-embeds nothing, and status names it."""
     import shutil
 
+    from codesift.config.env import Environment
     from codesift.embed.local import model_files
 
     with Index(repo) as idx:
@@ -132,7 +133,7 @@ def test_a_query_tower_searches_an_index_embedded_by_the_base_model_as_it_is(rep
         before = idx.status()
     assert "query_model" not in before and before["coverage"] == 1.0
     tower = tmp_path / "tower.onnx"
-    shutil.copy(model_files()[0], tower)
+    shutil.copy(model_files(None, Environment())[0], tower)
     monkeypatch.setenv("CODESIFT_QUERY_MODEL_PATH", str(tower))
     with Index(repo) as again:
         stats = again.update()

@@ -81,9 +81,11 @@ def test_half_written_saves_of_dead_processes_are_removed(cache):
 
     import onnxruntime
 
+    from codesift.config.env import read_env
     from codesift.embed.local import MiniLMEmbedder, _optimized_dir, query_model_file
 
-    target = _optimized_dir(query_model_file(), onnxruntime.__version__)  # the session made first
+    # the session made first
+    target = _optimized_dir(query_model_file(None, read_env()), onnxruntime.__version__, cache.parent)
     stale, fresh = target.with_name(f"{target.name}.999999.tmp"), target.with_name(f"{target.name}.999998.tmp")
     for folder in (stale, fresh):
         folder.mkdir(parents=True)
@@ -108,10 +110,11 @@ def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
     """Another file under a known model's id would mix two models' vectors in indexes and the cache."""
     import shutil
 
+    from codesift.config.env import Environment
     from codesift.embed.local import LOCAL_MODELS, MiniLMEmbedder, model_files
 
     copy = tmp_path / "model.onnx"
-    shutil.copy(model_files(LOCAL_MODELS["minilm"])[0], copy)
+    shutil.copy(model_files(LOCAL_MODELS["minilm"], Environment())[0], copy)
     monkeypatch.setenv("CODESIFT_MODEL_PATH", str(copy))
     embedder = MiniLMEmbedder()
     assert embedder.model_id.startswith("file:model.onnx:")
@@ -121,10 +124,11 @@ def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
 def test_a_query_model_override_gets_its_own_id_and_answers_queries_only(tmp_path, monkeypatch):
     import shutil
 
+    from codesift.config.env import Environment
     from codesift.embed.local import LOCAL_MODELS, MiniLMEmbedder, model_files
 
     copy = tmp_path / "tower.onnx"
-    shutil.copy(model_files(LOCAL_MODELS["minilm"])[0], copy)  # the base model's file as the "tower"
+    shutil.copy(model_files(LOCAL_MODELS["minilm"], Environment())[0], copy)  # the base model's file as the "tower"
     monkeypatch.setenv("CODESIFT_QUERY_MODEL_PATH", str(copy))
     embedder, base = MiniLMEmbedder(), MiniLMEmbedder(model="minilm")
     assert embedder.model_id == base.model_id  # documents: the base model, as before

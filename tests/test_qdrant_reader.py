@@ -186,7 +186,7 @@ def test_reader_with_the_model_and_a_mismatch(tmp_path: Path, monkeypatch) -> No
         def embed_query(self, text: str):  # pragma: no cover - never reached
             raise AssertionError
 
-    monkeypatch.setattr(api_dense, "load_embedder", lambda name: Other())
+    monkeypatch.setattr(api_dense, "load_embedder", lambda name, env: Other())
     with Index(root) as idx:
         response = idx.search("verify token signature")
         assert response.mode == "keyword" and response.embedding_status == "keyword_only"

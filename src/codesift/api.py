@@ -37,7 +37,7 @@ from codesift.search.engine import SearchEngine
 from codesift.query.parsed import ParsedQuery, parse_query
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from codesift.qdrant.collection import QdrantCollection
@@ -62,9 +62,12 @@ class Index:
     """One on-disk index of one source tree."""
 
     def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True,
-                 reader: bool | None = None) -> None:
+                 reader: bool | None = None, config_overrides: Mapping[str, object] | None = None) -> None:
         """Open the index of ``root``, creating it when ``create``; else raise :class:`NoIndexError`
         when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace.
+
+        Without ``config``, the configuration is loaded from ``root``'s codesift.toml and this process's
+        environment, with ``config_overrides`` (Config fields: the CLI's global options) winning over both.
 
         Backend qdrant without a local index: a reader of the collection's service (``reader=None``: when
         the collection holds it; see ``codesift.qdrant.reader``), which writes nothing; ``reader=False``
@@ -75,7 +78,7 @@ class Index:
         if not root_path.is_dir():
             raise NotADirectoryError(f"not a directory: {root}")
         self.root = root_path.resolve()
-        self.config = config or load_config(self.root)
+        self.config = config or load_config(self.root, overrides=config_overrides)
         self.folder = Path(self.config.index_dir).expanduser() if self.config.index_dir else self.root / INDEX_DIR_NAME
         local = (self.folder / "meta.db").is_file()
         if not create and not local and (reader is False or self.config.backend != "qdrant"):
@@ -364,8 +367,8 @@ class Index:
         embedder = self.embedder() if embed else None
         reason = "--no-embed" if not embed else self.dense.error.reason if self.dense.error else ""
         with WriteLock(self.folder, lock_timeout):
-            return index_history(self.root, self.store, limit=limit, embedder=embedder, progress=progress,
-                                 embed_reason=reason)
+            return index_history(self.root, self.store, cache_dir=self.config.env.cache_dir, limit=limit,
+                                 embedder=embedder, progress=progress, embed_reason=reason)
 
     def search_commits(self, query: str, *, path: str | None = None, since: str | None = None,
                        limit: int = 10) -> dict[str, object]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from codesift.cli import doctor, graph, history, index, init, nav, search, serve
-from codesift.cli.common import EXIT_NO_INDEX, EXIT_USAGE
+from codesift.cli.common import CONFIG_OVERRIDES, EXIT_NO_INDEX, EXIT_USAGE
 
 
 class _Group(click.Group):
@@ -33,25 +33,22 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="codesift")
 @click.option("--backend", type=click.Choice(["embedded", "qdrant"], case_sensitive=False),
-              help="Where the search indexes live (default: codesift.toml's backend, else CODESIFT_BACKEND, else "
+              help="Where the search indexes live (default: CODESIFT_BACKEND, else codesift.toml's backend, else "
               "embedded).")
 @click.option("--qdrant-url", help="Qdrant for --backend qdrant: http(s)://host:port, or a folder or :memory: for "
               "qdrant-client's local mode (default: CODESIFT_QDRANT_URL, else codesift.toml's qdrant_url).")
 @click.option("--qdrant-service", help="The service to read or write in the collection (default: "
               "CODESIFT_QDRANT_SERVICE, else codesift.toml's qdrant_service, else the root folder's name); "
               "'*' reads every service (a reader: no local index).")
-def main(backend: str | None, qdrant_url: str | None, qdrant_service: str | None) -> None:
+@click.pass_context
+def main(ctx: click.Context, backend: str | None, qdrant_url: str | None, qdrant_service: str | None) -> None:
     """Local hybrid (BM25 + dense) code search over symbols, for people and AI agents."""
-    import os
-
-    # Every command reads its settings through codesift.config.settings, where these variables win over the file:
-    # the options override both, for this process.
-    if backend:
-        os.environ["CODESIFT_BACKEND"] = backend.lower()
-    if qdrant_url:
-        os.environ["CODESIFT_QDRANT_URL"] = qdrant_url
-    if qdrant_service:
-        os.environ["CODESIFT_QDRANT_SERVICE"] = qdrant_service
+    # The options win over the environment and codesift.toml: they ride in click's context object to every
+    # configuration the command loads (codesift.cli.common.config_overrides).
+    options = {"backend": backend.lower() if backend else None, "qdrant_url": qdrant_url,
+               "qdrant_service": qdrant_service}
+    ctx.ensure_object(dict)[CONFIG_OVERRIDES] = {
+        name: value.strip() for name, value in options.items() if value and value.strip()}
 
 
 COMMANDS: tuple[click.Command, ...] = (

@@ -13,6 +13,7 @@ import click
 
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
+CONFIG_OVERRIDES = "config_overrides"  # key of click's context object: the global options as Config fields
 SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
 
 
@@ -51,6 +52,14 @@ def checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limit
         raise  # unreachable: fail exits
 
 
+def config_overrides() -> dict[str, str]:
+    """The settings the global options (``--backend``, ``--qdrant-url``, ``--qdrant-service``) give, as Config
+    fields: ``main`` put them in click's context object; they win over the environment and codesift.toml."""
+    ctx = click.get_current_context(silent=True)
+    obj = ctx.find_object(dict) if ctx is not None else None
+    return dict(obj.get(CONFIG_OVERRIDES) or {}) if obj is not None else {}
+
+
 def open_index(root: str | None, *, for_search: bool = False, create: bool = True,  # noqa: ANN202 - lazy import
           reader: bool | None = None):
     """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``codesift.cli.app``);
@@ -63,7 +72,7 @@ def open_index(root: str | None, *, for_search: bool = False, create: bool = Tru
             base = find_root(Path.cwd()) if for_search else Path.cwd()
         else:
             base = Path(root)
-        return Index(base, create=create, reader=reader)
+        return Index(base, create=create, reader=reader, config_overrides=config_overrides())
     except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
         fail(str(exc))
     except PermissionError as exc:

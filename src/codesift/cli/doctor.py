@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from codesift.cli.common import fail
+from codesift.cli.common import config_overrides, fail
 
 
 def _run(fn, target: Path, **kwargs: object) -> dict:  # noqa: ANN001 - dry_run or doctor
@@ -38,7 +38,7 @@ def dry_run_command(target: Path, *, as_json: bool, time_model: bool, quiet: boo
 
     if not (quiet or as_json) and time_model:
         click.echo("timing the embedding model on a few sample chunks …", err=True)
-    _emit(_run(dry_run, target, time_model=time_model), as_json, list_all)
+    _emit(_run(dry_run, target, time_model=time_model, config_overrides=config_overrides()), as_json, list_all)
 
 
 @click.command()
@@ -55,7 +55,7 @@ def doctor(path: str | None, as_json: bool, no_model: bool, list_all: bool) -> N
     target = Path(path or ".")
     if not as_json and not no_model:
         click.echo("timing the embedding model on a few sample chunks …", err=True)
-    _emit(_run(run_doctor, target, time_model=not no_model), as_json, list_all)
+    _emit(_run(run_doctor, target, time_model=not no_model, config_overrides=config_overrides()), as_json, list_all)
 
 
 # -- text rendering ---------------------------------------------------------------------------------

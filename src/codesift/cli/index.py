@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from codesift.cli.common import EXIT_NO_INDEX, fail, open_index, progress_printer
+from codesift.cli.common import EXIT_NO_INDEX, config_overrides, fail, open_index, progress_printer
 from codesift.search.coverage import share
 
 
@@ -55,7 +55,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     if rebuild:
         from codesift.config.settings import INDEX_DIR_NAME, load_config
 
-        cfg = load_config(target.resolve())
+        cfg = load_config(target.resolve(), overrides=config_overrides())
         folder = Path(cfg.index_dir).expanduser() if cfg.index_dir else target.resolve() / INDEX_DIR_NAME
         shutil.rmtree(folder, ignore_errors=True)
     from codesift.errors import CodesiftError

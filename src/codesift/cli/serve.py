@@ -54,9 +54,10 @@ def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, wa
         from codesift.server.mcp import serve as run_server
     except ImportError as exc:
         fail(f"the MCP server needs the `mcp` package ({exc.name} missing): pip install 'mcp>=2.3'")
-    from codesift.server.auth import UnsafeBind, check_bind, token_from_env
+    from codesift.config.env import read_env
+    from codesift.server.auth import UnsafeBind, check_bind
 
-    token = token_from_env() if http else None
+    token = read_env().token if http else None  # CODESIFT_TOKEN
     if http:
         try:
             check_bind(host, token)  # before anything is opened or bound

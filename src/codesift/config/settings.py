@@ -1,14 +1,18 @@
-"""Settings, with defaults, an optional ``codesift.toml`` at the indexed root, and env overrides."""
+"""Settings, with defaults, an optional ``codesift.toml`` at the indexed root, and env overrides.
+
+Precedence: overrides given to :func:`load_config` (the CLI's global options) > the environment
+(:mod:`codesift.config.env`, the only reader of ``CODESIFT_*`` variables) > codesift.toml > the defaults."""
 
 from __future__ import annotations
 
 import math
-import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from codesift.config.env import Environment, read_env
 from codesift.config.rank import RankSettings
 from codesift.errors import ConfigError
 
@@ -18,10 +22,6 @@ if TYPE_CHECKING:  # pragma: no cover
 CONFIG_FILE = "codesift.toml"
 EXPANSIONS = ("off", "llm", "vocab")
 BACKENDS = ("embedded", "qdrant")
-# Environment variables that win over codesift.toml (and the field each sets).
-ENV_SETTINGS = {"CODESIFT_BACKEND": "backend", "CODESIFT_QDRANT_URL": "qdrant_url",
-                "CODESIFT_QDRANT_API_KEY": "qdrant_api_key", "CODESIFT_QDRANT_COLLECTION": "qdrant_collection",
-                "CODESIFT_QDRANT_SERVICE": "qdrant_service"}
 INDEX_DIR_NAME = ".codesift"
 
 
@@ -69,10 +69,14 @@ class Config:
     qdrant_quantization: str = "none"  # "int8": scalar-quantized copies of the dense vectors kept in RAM
     # [[services]] tables: services indexed by `codesift index --all` under <name>/ (codesift.config.services)
     services: tuple["ServiceSpec", ...] = ()
+    # Not a codesift.toml key: the process's CODESIFT_* settings (codesift.config.env), read when the
+    # configuration is loaded (load_config), or when a Config is made in code.
+    env: Environment = field(default_factory=read_env, repr=False)
 
     def with_overrides(self, **changes: object) -> "Config":
         """A copy with the given non-None fields replaced."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        kept: dict[str, Any] = {k: v for k, v in changes.items() if v is not None}
+        return replace(self, **kept)
 
 
 _NUMERIC = {"max_file_size": int, "rrf_k": float, "overfetch": float, "keyword_weight": float,
@@ -80,8 +84,12 @@ _NUMERIC = {"max_file_size": int, "rrf_k": float, "overfetch": float, "keyword_w
             "expand_timeout": float, "qdrant_shards": int, "qdrant_replicas": int}
 
 
-def load_config(root: Path) -> Config:
-    """Read ``<root>/codesift.toml`` if present; raise :class:`ConfigError` on unknown keys or bad values."""
+def load_config(root: Path, *, env: Environment | None = None,
+                overrides: Mapping[str, object] | None = None) -> Config:
+    """Read ``<root>/codesift.toml`` if present; raise :class:`ConfigError` on unknown keys or bad values.
+
+    ``env``: the environment's settings (default: this process's, :func:`codesift.config.env.read_env`), which
+    win over the file; ``overrides``: Config fields that win over both (the CLI's ``--backend``, …)."""
     values: dict[str, object] = {}
     path = root / CONFIG_FILE
     if path.is_file():
@@ -92,7 +100,7 @@ def load_config(root: Path) -> Config:
         table = data.get("codesift", data)
         if table is not data and "services" in data:  # [[services]] beside a [codesift] table
             table = {**table, "services": data["services"]}
-        known = {f.name for f in fields(Config)}
+        known = {f.name for f in fields(Config)} - {"env"}
         for key, value in table.items():
             if key not in known:
                 raise ConfigError(f"{path}: unknown setting {key!r} (known: {', '.join(sorted(known))})")
@@ -123,20 +131,17 @@ def load_config(root: Path) -> Config:
                 values[key] = cast(values[key])
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"setting {key!r} must be a number, got {values[key]!r}") from exc
-    cfg = Config(**values)  # type: ignore[arg-type]
-    env = os.environ.get("CODESIFT_EMBEDDER")
-    if env:
-        cfg = replace(cfg, embedder=env)
-    cfg = with_env(cfg)
+    cfg = with_env(Config(**values, env=read_env() if env is None else env))  # type: ignore[arg-type]
+    if overrides:
+        cfg = cfg.with_overrides(**overrides)
     validate(cfg)
     return cfg
 
 
 def with_env(cfg: Config) -> Config:
-    """``cfg`` with the backend settings the environment sets (``ENV_SETTINGS``: env wins over the file)."""
-    changes = {name: os.environ[var].strip() for var, name in ENV_SETTINGS.items() if os.environ.get(var, "").strip()}
-    if "backend" in changes:
-        changes["backend"] = changes["backend"].lower()
+    """``cfg`` with the settings its environment (``cfg.env``) sets over the file: ``CODESIFT_EMBEDDER`` and the
+    backend's (``ENV_SETTINGS``)."""
+    changes: dict[str, Any] = cfg.env.file_overrides()
     return replace(cfg, **changes) if changes else cfg
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
@@ -174,11 +175,13 @@ def _warnings(found: Discovery, report: dict, config: Config) -> list[str]:
     return out
 
 
-def dry_run(root: str | Path, *, config: Config | None = None, time_model: bool = True) -> dict[str, object]:
+def dry_run(root: str | Path, *, config: Config | None = None, time_model: bool = True,
+            config_overrides: Mapping[str, object] | None = None) -> dict[str, object]:
     """What ``codesift index root`` would index, skip and cost; writes nothing under ``root``.
 
     Returns ``{indexed, skipped, estimate, grammars, warnings, ...}`` (the JSON of ``index --dry-run``).
     Raises FileNotFoundError / NotADirectoryError for a bad root and ConfigError for a bad codesift.toml.
+    Without ``config``, it is loaded with ``config_overrides`` (the CLI's global options) winning.
     """
     root_path = Path(root).expanduser()
     if not root_path.exists():
@@ -186,7 +189,7 @@ def dry_run(root: str | Path, *, config: Config | None = None, time_model: bool 
     if not root_path.is_dir():
         raise NotADirectoryError(f"not a directory: {root}")
     root_path = root_path.resolve()
-    config = config or load_config(root_path)
+    config = config or load_config(root_path, overrides=config_overrides)
     t0 = time.perf_counter()
     found = _discover(root_path, config)
     discover_s = time.perf_counter() - t0

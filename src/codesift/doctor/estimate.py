@@ -156,7 +156,7 @@ def _embed_timing(texts: list[str], chunks: int, config: Config, time_model: boo
     """Time the configured embedder on a few sample texts and extrapolate to ``chunks``."""
     from codesift.embed import EmbeddingUnavailable, load_embedder
 
-    provider = (config.embedder or os.environ.get("CODESIFT_EMBEDDER") or "local").lower()
+    provider = (config.embedder or config.env.embedder or "local").lower()
     if provider in {"none", "off", "keyword"}:
         return {"status": "disabled", "provider": provider,
                 "note": "embeddings are disabled (CODESIFT_EMBEDDER / embedder = none): keyword search only, "
@@ -170,7 +170,7 @@ def _embed_timing(texts: list[str], chunks: int, config: Config, time_model: boo
         batch += batch[: EMBED_SAMPLE - len(batch)]
     try:
         t0 = time.perf_counter()
-        embedder = load_embedder(config.embedder)
+        embedder = load_embedder(config.embedder, config.env)
         embedder.embed(batch[:2])  # warm-up: sessions are made on first use
         load_s = time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -179,7 +179,7 @@ def _embed_timing(texts: list[str], chunks: int, config: Config, time_model: boo
     except EmbeddingUnavailable as exc:
         return {"status": "unavailable", "provider": provider, "reason": exc.reason, "fix": exc.fix}
     rate = len(batch) / batch_s if batch_s > 0 else 0.0
-    cached = _cached_share(texts, embedder)
+    cached = _cached_share(texts, embedder, config.env.cache_dir)
     return {"status": "timed", "provider": provider, "model": embedder.model_id, "sample_chunks": len(batch),
             "sample_seconds": round(batch_s, 3), "load_seconds": round(load_s, 2),
             "chunks_per_second": round(rate, 1), "cached_share": round(cached, 3),
@@ -189,13 +189,13 @@ def _embed_timing(texts: list[str], chunks: int, config: Config, time_model: boo
                     "texts this machine embedded before (shared vector cache) are not embedded again"}
 
 
-def _cached_share(texts: list[str], embedder: object) -> float:
-    """Share of (a sample of) the texts whose vectors the machine-wide cache already holds."""
+def _cached_share(texts: list[str], embedder: object, cache_dir: Path) -> float:
+    """Share of (a sample of) the texts whose vectors the machine-wide cache (in ``cache_dir``) already holds."""
     from codesift.text.source import content_hash
-    from codesift.store.cache import EmbeddingCache
+    from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 
     hashes = [content_hash(t) for t in sample_evenly(texts, 500)]
-    cache = EmbeddingCache()
+    cache = EmbeddingCache(cache_dir / EMBEDDINGS_FILE)
     try:
         hit = cache.get_many(embedder.model_id, hashes, embedder.dim)  # type: ignore[attr-defined]
     finally:

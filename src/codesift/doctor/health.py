@@ -4,6 +4,7 @@ the index is behind the tree."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
@@ -78,12 +79,13 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
     return health
 
 
-def doctor(root: str | Path, *, config: Config | None = None, time_model: bool = True) -> dict[str, object]:
+def doctor(root: str | Path, *, config: Config | None = None, time_model: bool = True,
+           config_overrides: Mapping[str, object] | None = None) -> dict[str, object]:
     """The dry run plus ``health`` (the existing index, if any) in one report."""
     root_path = Path(root).expanduser()
-    report = dry_run(root_path, config=config, time_model=time_model)
+    report = dry_run(root_path, config=config, time_model=time_model, config_overrides=config_overrides)
     resolved = Path(str(report["root"]))
-    config = config or load_config(resolved)
+    config = config or load_config(resolved, overrides=config_overrides)
     report["dry_run"] = False
     report["health"] = index_health(resolved, config, list(report["indexed"]["paths"]))  # type: ignore[index]
     return report

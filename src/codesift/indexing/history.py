@@ -22,7 +22,7 @@ import xxhash
 from codesift.embed.base import Embedder, EmbeddingUnavailable
 from codesift.errors import CodesiftError
 from codesift.indexing.gitfiles import GIT_ENV_DROP
-from codesift.store.cache import EmbeddingCache
+from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 from codesift.store.commits import NewCommit
 from codesift.store.sqlite import MetaStore
 from codesift.text.tokens import to_index_text
@@ -172,10 +172,12 @@ class HistoryStats:
     notes: list[str] = field(default_factory=list)
 
 
-def index_history(root: Path, store: MetaStore, *, limit: int = DEFAULT_LIMIT, embedder: Embedder | None = None,
-                  progress: Progress | None = None, embed_reason: str = "") -> HistoryStats:
+def index_history(root: Path, store: MetaStore, *, cache_dir: Path, limit: int = DEFAULT_LIMIT,
+                  embedder: Embedder | None = None, progress: Progress | None = None,
+                  embed_reason: str = "") -> HistoryStats:
     """Index the newest ``limit`` commits not indexed yet (keyed by sha), then embed the commits that have no
-    vector when ``embedder`` is given. The caller holds the index's write lock."""
+    vector when ``embedder`` is given (the machine-wide vector cache in ``cache_dir`` first). The caller holds
+    the index's write lock."""
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"the number of commits must be between 1 and {MAX_LIMIT:,}")
     require_git(root)
@@ -200,7 +202,7 @@ def index_history(root: Path, store: MetaStore, *, limit: int = DEFAULT_LIMIT, e
         return stats
     t1 = time.perf_counter()
     try:
-        stats.embedded = _embed(store, embedder, progress)
+        stats.embedded = _embed(store, embedder, progress, cache_dir)
     except EmbeddingUnavailable as exc:
         stats.notes.append(f"embedding stopped ({exc.reason}): the rest is embedded by the next run")
     stats.embed_seconds = time.perf_counter() - t1
@@ -208,10 +210,10 @@ def index_history(root: Path, store: MetaStore, *, limit: int = DEFAULT_LIMIT, e
     return stats
 
 
-def _embed(store: MetaStore, embedder: Embedder, progress: Progress | None) -> int:
+def _embed(store: MetaStore, embedder: Embedder, progress: Progress | None, cache_dir: Path) -> int:
     """Embed the commits without a vector, a batch at a time (each batch committed); return how many."""
     pending = store.history.unembedded()
-    cache = EmbeddingCache()
+    cache = EmbeddingCache(cache_dir / EMBEDDINGS_FILE)
     done = 0
     for start in range(0, len(pending), EMBED_BATCH):
         part = pending[start : start + EMBED_BATCH]

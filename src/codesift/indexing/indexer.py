@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is 
     from codesift.parse.references import Reference
     from codesift.config.services import ServiceSpec
 from codesift.store import refs
-from codesift.store.cache import EmbeddingCache
+from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 from codesift.store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import MetaStore
@@ -154,7 +154,7 @@ class Indexer:
     def __init__(self, root: Path, store: MetaStore, keyword: KeywordIndex, config: Config) -> None:
         self.root, self.store, self.keyword, self.config = root, store, keyword, config
         self.embed_error: EmbeddingUnavailable | None = None
-        self.shared_cache = EmbeddingCache()
+        self.shared_cache = EmbeddingCache(config.env.cache_dir / EMBEDDINGS_FILE)
         self._failed_paths: dict[str, str] = {}  # this update's files that could not be read/parsed
 
     def ensure_keyword_consistent(self) -> bool:
@@ -236,7 +236,7 @@ class Indexer:
                 stats.files_deleted += 1
             if progress and changed:
                 progress("parse", 0, len(changed))  # the stage's start: the bar shows, the rate has a base
-            with worker_pool(len(changed)) as pool:
+            with worker_pool(len(changed), in_process=self.config.env.parse_in_process) as pool:
                 read = source or (lambda f: f.abspath)
 
                 def args(start: int) -> list[tuple[str, str | bytes, str | None]]:

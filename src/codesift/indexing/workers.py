@@ -15,10 +15,11 @@ POOL_MIN_FILES = 400  # below this, starting worker processes costs more than it
 
 
 @contextmanager
-def worker_pool(n_files: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Worker processes for parsing when there is enough work and more than one core; else None."""
+def worker_pool(n_files: int, *, in_process: bool) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes for parsing when there is enough work and more than one core; else None, as always
+    with ``in_process`` (``CODESIFT_WORKERS=1``, ``Config.env.parse_in_process``)."""
     workers = min(usable_cpus(), 8)
-    if n_files < POOL_MIN_FILES or workers < 2 or os.environ.get("CODESIFT_WORKERS") == "1":
+    if n_files < POOL_MIN_FILES or workers < 2 or in_process:
         yield None
         return
     # spawn, not fork: the parent may hold onnxruntime/tantivy threads that fork would copy mid-state

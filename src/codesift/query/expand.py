@@ -29,6 +29,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,9 +37,12 @@ from codesift.embed.chat import DEFAULT_URLS, ChatClient
 from codesift.embed.http import ProviderError
 from codesift.languages import is_example_path, is_test_path
 from codesift.query.shape import QueryShape, classify
-from codesift.store.expansions import ExpansionCache
+from codesift.store.expansions import EXPANSIONS_FILE, ExpansionCache
 from codesift.store.sqlite import StoreError
 from codesift.text.tokens import STOP_WORDS, WORD, split_identifier, stem, tokenize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from codesift.config.settings import Config
 
 LLM_WEIGHT = 0.5  # an LLM-suggested term counts half as much as a query word
 LLM_MAX_TERMS = 8
@@ -70,20 +74,19 @@ class ExpansionError(RuntimeError):
 
 
 # -- LLM rewriting ---------------------------------------------------------------------------------
-def chat_client(config: object) -> ChatClient | None:
-    """The chat client the configuration describes, or None when no chat model is configured."""
-    model = os.environ.get("CODESIFT_CHAT_MODEL") or getattr(config, "expand_model", None)
+def chat_client(config: Config) -> ChatClient | None:
+    """The chat client the configuration describes, or None when no chat model is configured. The
+    environment's settings (``config.env``: ``CODESIFT_CHAT_*``) win over the file's ``expand_*``."""
+    env = config.env
+    model = env.chat_model or config.expand_model
     if not model:
         return None
-    embedder = os.environ.get("CODESIFT_EMBEDDER") or getattr(config, "embedder", None) or ""
-    provider = (os.environ.get("CODESIFT_CHAT_PROVIDER") or getattr(config, "expand_provider", None)
+    embedder = env.embedder or config.embedder or ""
+    provider = (env.chat_provider or config.expand_provider
                 or (embedder if embedder in DEFAULT_URLS else "ollama"))
-    embed_url = os.environ.get("CODESIFT_EMBED_URL") if embedder == provider else None
-    url = (os.environ.get("CODESIFT_CHAT_URL") or getattr(config, "expand_url", None) or embed_url
-           or DEFAULT_URLS.get(provider, DEFAULT_URLS["ollama"]))
-    key = (os.environ.get("CODESIFT_CHAT_API_KEY") or os.environ.get("CODESIFT_EMBED_API_KEY")
-           or os.environ.get("OPENAI_API_KEY"))
-    return ChatClient(provider, url, model, api_key=key, timeout=float(getattr(config, "expand_timeout", 2.0)))
+    embed_url = env.embed_url if embedder == provider else None
+    url = env.chat_url or config.expand_url or embed_url or DEFAULT_URLS.get(provider, DEFAULT_URLS["ollama"])
+    return ChatClient(provider, url, model, api_key=env.chat_api_key, timeout=float(config.expand_timeout))
 
 
 def parse_terms(reply: str) -> list[str]:
@@ -111,10 +114,10 @@ def parse_terms(reply: str) -> list[str]:
 class LLMExpander:
     """Rewrites a query through a chat model; cached, with a cool-down after a failure."""
 
-    def __init__(self, client: ChatClient | None, cache: ExpansionCache | None = None,
+    def __init__(self, client: ChatClient | None, cache: ExpansionCache,
                  clock=time.monotonic) -> None:  # noqa: ANN001 - a clock function
         self.client = client
-        self.cache = cache or ExpansionCache()
+        self.cache = cache
         self.clock = clock
         self._failed_at: float | None = None
         self._failure = ""
@@ -246,7 +249,7 @@ class Vocabulary:
 class Expander:
     """What one index uses: the configured kind of expansion, for the queries worth expanding."""
 
-    def __init__(self, config: object, store: object, folder: Path) -> None:
+    def __init__(self, config: Config, store: object, folder: Path) -> None:
         self.kind = getattr(config, "query_expansion", "off")
         self.config, self.store, self.folder = config, store, folder
         self._llm: LLMExpander | None = None
@@ -260,7 +263,8 @@ class Expander:
             return (), []
         if self.kind == "llm":
             if self._llm is None:
-                self._llm = LLMExpander(chat_client(self.config))
+                self._llm = LLMExpander(chat_client(self.config),
+                                        ExpansionCache(self.config.env.cache_dir / EXPANSIONS_FILE))
             try:
                 terms = self._llm.expand(query, self._main_language())
             except ExpansionError as exc:

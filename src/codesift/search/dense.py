@@ -75,7 +75,7 @@ class DenseSide:
             if self.error is not None and time.monotonic() - self.failed_at < EMBED_RETRY_S:
                 return None
             try:
-                embedder = load_embedder(self.config.embedder)
+                embedder = load_embedder(self.config.embedder, self.config.env)
             except EmbeddingUnavailable as exc:
                 self.unavailable(exc)
                 return None
@@ -92,7 +92,7 @@ class DenseSide:
         if self._embedder is not None:
             return False
         stored = self.store.get_meta("model_id")
-        wanted = configured_model_id(self.config.embedder)
+        wanted = configured_model_id(self.config.embedder, self.config.env)
         return stored is not None and wanted is not None and wanted != stored
 
     def _adopt_model(self, embedder: Embedder) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import os
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
@@ -18,7 +17,7 @@ from urllib.parse import parse_qs
 
 from codesift.errors import CodesiftError
 
-TOKEN_ENV = "CODESIFT_TOKEN"
+TOKEN_ENV = "CODESIFT_TOKEN"  # named in messages; read by codesift.config.env (Environment.token)
 COOKIE = "codesift_token"
 
 Scope = MutableMapping[str, Any]
@@ -40,12 +39,6 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-def token_from_env() -> str | None:
-    """The configured token (``CODESIFT_TOKEN``), None when unset or blank."""
-    token = os.environ.get(TOKEN_ENV, "").strip()
-    return token or None
 
 
 def check_bind(host: str, token: str | None) -> None:

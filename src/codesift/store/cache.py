@@ -1,21 +1,19 @@
 """A machine-wide, content-addressed embedding cache shared by every index (branches, clones, rebuilds).
 
 Keyed by (model id, hash of the embedded text); vectors are float16 blobs. It lives in
-``$CODESIFT_CACHE_DIR`` (default ``~/.cache/codesift``). It is only a cache: any failure to open or
-write it is ignored and codesift embeds as if it were empty.
+``$CODESIFT_CACHE_DIR`` (default ``~/.cache/codesift``; ``Config.env.cache_dir``, see
+:mod:`codesift.config.env`). It is only a cache: any failure to open or write it is ignored and codesift
+embeds as if it were empty.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 import numpy as np
 
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("CODESIFT_CACHE_DIR") or Path.home() / ".cache" / "codesift")
+EMBEDDINGS_FILE = "embeddings.db"  # in the cache folder
 
 
 def open_cache_db(path: Path, schema: str, *, timeout: float) -> sqlite3.Connection | None:
@@ -36,8 +34,9 @@ def open_cache_db(path: Path, schema: str, *, timeout: float) -> sqlite3.Connect
 class EmbeddingCache:
     """get/put vectors by (model, text hash); safe to share between processes (SQLite WAL)."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.db = open_cache_db(path or cache_dir() / "embeddings.db", timeout=10, schema=(
+    def __init__(self, path: Path) -> None:
+        """The cache in the file ``path`` (machine-wide: ``<cache folder>/EMBEDDINGS_FILE``)."""
+        self.db = open_cache_db(path, timeout=10, schema=(
             "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL, "
             "vec BLOB NOT NULL, PRIMARY KEY (model, hash)) WITHOUT ROWID"))
 

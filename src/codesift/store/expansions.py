@@ -9,16 +9,18 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from codesift.store.cache import cache_dir, open_cache_db
+from codesift.store.cache import open_cache_db
 
 MEMORY_ENTRIES = 512
+EXPANSIONS_FILE = "expansions.db"  # in the cache folder
 
 
 class ExpansionCache:
     """Expansions by key: an in-memory LRU in front of a small SQLite table shared by every index."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or cache_dir() / "expansions.db"
+    def __init__(self, path: Path) -> None:
+        """The cache in the file ``path`` (machine-wide: ``<cache folder>/EXPANSIONS_FILE``)."""
+        self.path = path
         self.memory: OrderedDict[str, list[str]] = OrderedDict()
         self._db: sqlite3.Connection | None = None
         self._opened = False
