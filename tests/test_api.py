@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-from codesift import Index, IndexMismatchError
+from codesift import Index
 
 
 def _top(response):
@@ -264,7 +264,8 @@ def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkey
     stats = index.update()
     assert "parse_error" not in stats.warnings and stats.skipped.get("quarantined") == 1
     status = index.status()
-    assert "src/http/broken.py" in status["quarantined"] and "parser exploded" in status["quarantined"]["src/http/broken.py"]
+    quarantined = status["quarantined"]
+    assert "src/http/broken.py" in quarantined and "parser exploded" in quarantined["src/http/broken.py"]
     bad.write_text("def broken_fixed():\n    pass\n")  # a changed file is tried again
     monkeypatch.setattr(indexer, "parse_file", real)
     index.update()

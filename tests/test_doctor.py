@@ -33,7 +33,7 @@ def fresh_grammars():
 def _break_python(monkeypatch: pytest.MonkeyPatch) -> None:
     real = grammars._load
 
-    def load(name: str):  # noqa: ANN202 - tree_sitter.Language
+    def load(name: str):  # tree_sitter.Language
         if name == "python":
             raise ImportError("tree_sitter_python was built for another ABI")
         return real(name)
@@ -130,7 +130,7 @@ def test_include_pattern_that_brings_nothing_is_flagged(tmp_path: Path) -> None:
         "by .codesiftignore/`ignore`, binary or too large)"]
 
 
-def test_dry_run_warns_when_a_grammar_does_not_load(tmp_path: Path, monkeypatch, fresh_grammars) -> None:  # noqa: ANN001
+def test_dry_run_warns_when_a_grammar_does_not_load(tmp_path: Path, monkeypatch, fresh_grammars) -> None:
     _break_python(monkeypatch)
     report = dry_run(write_repo(tmp_path / "t"), time_model=False)
     assert report["grammars"]["python"].startswith("ImportError: tree_sitter_python")
@@ -178,7 +178,7 @@ def test_cli_bad_paths(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- grammar failures in status
-def test_grammar_failure_is_recorded_shown_and_healed(repo: Path, monkeypatch, fresh_grammars) -> None:  # noqa: ANN001
+def test_grammar_failure_is_recorded_shown_and_healed(repo: Path, monkeypatch, fresh_grammars) -> None:
     from codesift.cli.render import print_status
     from codesift.tools.markdown import render_status
 

@@ -37,7 +37,7 @@ class FakeChat:
             def log_message(self, *args: object) -> None:  # keep the test output clean
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:  # http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 fake.requests.append((self.path, body, dict(self.headers)))
                 if fake.behaviour == "slow":

@@ -194,7 +194,8 @@ def test_reading_a_property_calls_it(tmp_path):
         def show(r: Response):
             print(r.text, r.raw)
         """,
-             "size.ts": "class Box {\n  get size(): number { return 1; }\n}\nfunction area(b: Box) { return b.size; }\n"}
+             "size.ts": "class Box {\n  get size(): number { return 1; }\n}\n"
+                        "function area(b: Box) { return b.size; }\n"}
     with Index(write_repo(tmp_path / "py", files)) as idx:
         idx.update(embed=False)
         assert names(idx.callers("Response.content")) == [("resp.py", "Response.text")]

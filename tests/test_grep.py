@@ -145,7 +145,8 @@ def test_matching_is_per_line_like_ripgrep():
     assert matching_lines("x\nab", re.compile("ab"), "ab") == [(2, 1, "ab")]
     anchored = re.compile(r"^gamma \w+$|a\s+b", re.M)  # only lines holding the anchor are searched
     assert matching_lines(text, anchored, anchor="gamma ") == [(3, 1, "gamma alpha")]
-    assert matching_lines(text, re.compile(r"alpha", re.M), anchor="alp") == [(1, 1, "alpha beta"), (3, 7, "gamma alpha")]
+    assert matching_lines(text, re.compile(r"alpha", re.M), anchor="alp") == [(1, 1, "alpha beta"),
+                                                                            (3, 7, "gamma alpha")]
 
 
 @pytest.mark.parametrize("pattern, expected", [
@@ -209,7 +210,8 @@ def test_cli_prints_ripgrep_like_lines_grouped_by_file_and_symbol(idx, repo):
     assert "" in out  # files are apart
     assert "hits in" in result.stderr and "indexed files read" in result.stderr
     context = cli("grep", "del headers", "-C", "1", "--root", str(repo), "--no-update").stdout.splitlines()
-    assert context == ["# in SessionRedirectMixin.rebuild_auth (method)", f"{SESSIONS}-16-        headers = prepared.headers",
+    assert context == ["# in SessionRedirectMixin.rebuild_auth (method)",
+                       f"{SESSIONS}-16-        headers = prepared.headers",
                        f'{SESSIONS}:17:        del headers["Authorization"]', f"{SESSIONS}-18-"]
 
 
@@ -281,6 +283,7 @@ def test_mcp_grep_code(repo, monkeypatch):
     assert "text" not in data["results"][0] and data["results"][0]["enclosing"]
     assert page.structured_content["truncated"] and page.structured_content["next_offset"] == 3
     assert "call again with offset=3" in text_of(page)
-    assert "```python" in text_of(ctx) and '17> ' in text_of(ctx) and "before" not in ctx.structured_content["results"][0]
+    assert "```python" in text_of(ctx) and '17> ' in text_of(ctx)
+    assert "before" not in ctx.structured_content["results"][0]
     assert bad.is_error and "invalid regex" in text_of(bad) and "\n" not in text_of(bad).strip()
     assert not nothing.is_error and "No hits" in text_of(nothing)

@@ -356,7 +356,7 @@ def scenario_unreadable_at_discovery(tmp: Path) -> tuple[str, str, str]:
     root = _small_tree(tmp / "sniff", "secret.py")
     real_open = os.open
 
-    def fake_open(path, flags, *args, **kwargs):  # noqa: ANN001, ANN202
+    def fake_open(path, flags, *args, **kwargs):
         if os.fspath(path).endswith("secret.py"):
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_open(path, flags, *args, **kwargs)
@@ -371,7 +371,7 @@ def scenario_unreadable_directory(tmp: Path) -> tuple[str, str, str]:
     root = _small_tree(tmp / "dir", "locked/inner.py")
     real_scandir = os.scandir
 
-    def fake_scandir(path=".", *args, **kwargs):  # noqa: ANN001, ANN202
+    def fake_scandir(path=".", *args, **kwargs):
         if os.fspath(path).endswith("locked"):
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_scandir(path, *args, **kwargs)
@@ -406,7 +406,7 @@ def scenario_swapped_for_fifo(tmp: Path) -> tuple[str, str, str]:
     root = _small_tree(tmp / "fifo", "swapped.py")
     real_discover = indexer.discover
 
-    def discover_then_swap(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def discover_then_swap(*args, **kwargs):
         found = real_discover(*args, **kwargs)
         (root / "swapped.py").unlink()
         os.mkfifo(root / "swapped.py")

@@ -16,7 +16,7 @@ TOKEN = "s3cret-token-value"
 
 
 def _client() -> TestClient:
-    async def hello(request):  # noqa: ANN001, ANN202 - starlette handler
+    async def hello(request):  # starlette handler
         return PlainTextResponse("code")
 
     app = Starlette(routes=[Route("/", hello), Route("/mcp", hello, methods=["GET", "POST"]),

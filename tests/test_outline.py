@@ -105,7 +105,8 @@ def test_mcp_get_file_outline(repo, monkeypatch):
     assert "instead of reading a whole file" in listed["get_file_outline"].description
     body = text_of(whole)
     assert "Outline of `src/http/sessions.py` (python, 22 lines) · 4 symbols · from the index" in body
-    assert "- L5-17 class **SessionRedirectMixin** · `class SessionRedirectMixin` — Mixin that follows redirects." in body
+    assert ("- L5-17 class **SessionRedirectMixin** · `class SessionRedirectMixin` — Mixin that follows redirects."
+            in body)
     assert "  - L14-17 method **rebuild_auth** · `def rebuild_auth(self, prepared, response)`" in body
     assert "get_code_context(file_path='src/http/sessions.py', symbol_name='SessionRedirectMixin')" in body
     items = whole.structured_content["results"]

@@ -252,7 +252,8 @@ def test_unknown_grammar_language_uses_windows():
 @pytest.mark.parametrize(
     ("language", "source"),
     [
-        ("python", "def f():\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(2000)) + "    " * 2001 + "pass\n"),
+        ("python",
+         "def f():\n" + "".join("    " * (i + 1) + "if x:\n" for i in range(2000)) + "    " * 2001 + "pass\n"),
         ("python", "x = " + "[" * 2000 + "]" * 2000 + "\n"),
         ("javascript", "function f() {\n" * 2000 + "}\n" * 2000),
         ("javascript", "const a = " + "(" * 3000 + "1" + ")" * 3000 + ";\n"),

@@ -90,5 +90,6 @@ enum class State {
 """
     got = {(c.qualified_name, c.kind, c.start_line, c.end_line)
            for c in extract_chunks(source, "kotlin", "State.kt") if c.kind != "module"}
-    assert got == {("State", "enum", 1, 10), ("State.Initial", "class", 2, 4), ("State.Initial.process", "method", 3, 3),
-                   ("State.Done", "class", 6, 8), ("State.Done.process", "method", 7, 7), ("State.process", "method", 9, 9)}
+    assert got == {("State", "enum", 1, 10), ("State.Initial", "class", 2, 4),
+                   ("State.Initial.process", "method", 3, 3), ("State.Done", "class", 6, 8),
+                   ("State.Done.process", "method", 7, 7), ("State.process", "method", 9, 9)}

@@ -46,7 +46,8 @@ def test_settings_from_the_file_and_env_wins(tmp_path: Path, monkeypatch) -> Non
     (tmp_path / "codesift.toml").write_text(
         'backend = "qdrant"\nqdrant_url = "http://db:6333"\nqdrant_collection = "code"\nqdrant_api_key = "k"\n')
     cfg = load_config(tmp_path)
-    assert (cfg.backend, cfg.qdrant_url, cfg.qdrant_collection, cfg.qdrant_api_key) == ("qdrant", "http://db:6333", "code", "k")
+    assert (cfg.backend, cfg.qdrant_url, cfg.qdrant_collection, cfg.qdrant_api_key) == (
+        "qdrant", "http://db:6333", "code", "k")
     monkeypatch.setenv("CODESIFT_QDRANT_URL", ":memory:")
     monkeypatch.setenv("CODESIFT_QDRANT_API_KEY", "secret")
     monkeypatch.setenv("CODESIFT_BACKEND", "Embedded")
@@ -145,7 +146,8 @@ def test_index_writes_one_point_per_chunk_with_its_payload(repo: Path, qdrant_en
         for p in points.values():
             row = rows[p["chunk_id"]]
             assert p["service"] == "repo" and p["path"] == row.path and p["text"] == row.text
-            assert (p["start_line"], p["end_line"], p["kind"], p["name"]) == (row.start_line, row.end_line, row.kind, row.name)
+            assert (p["start_line"], p["end_line"], p["kind"], p["name"]) == (
+                row.start_line, row.end_line, row.kind, row.name)
             assert p["content_hash"] == row.embed_hash and p["dirs"][-1] == row.path
         assert all(0 <= pid < 2**64 for pid in points)
         # The keyword search answers from Qdrant: the tantivy index is not asked.
@@ -189,7 +191,7 @@ def test_a_sync_that_dies_half_way_is_finished_by_the_next_run(repo: Path, qdran
     real = QdrantCollection.upsert
     calls = {"n": 0}
 
-    def dying(self, points):  # noqa: ANN001, ANN202
+    def dying(self, points):
         calls["n"] += 1
         if calls["n"] == 3:
             raise QdrantUnavailable("cannot use Qdrant: connection lost")
@@ -251,7 +253,7 @@ def test_cli_index_search_status_on_qdrant(repo: Path, qdrant_env: Path) -> None
 
     import gc
 
-    def invoke(*args: str):  # noqa: ANN202
+    def invoke(*args: str):
         # Each command runs in this process: its Index (and the local-mode folder's lock, which one
         # process at a time may hold) must be gone before the next, as a CLI process exiting would.
         gc.collect()

@@ -78,7 +78,7 @@ def indexed_paths(index: Index) -> set[str]:
     return {r[0] for r in index.store.db.execute("SELECT path FROM files")}
 
 
-def check_response(index: Index, response, limit: int, paths: set[str]) -> None:  # noqa: ANN001
+def check_response(index: Index, response, limit: int, paths: set[str]) -> None:
     """What every answer must satisfy, whatever the query."""
     assert response.mode in MODES and response.embedding_status in {"ok", "keyword_only"}
     assert 0 <= response.coverage <= 1
@@ -344,7 +344,7 @@ def test_huge_limit_does_not_abort_the_process(tmp_path: Path) -> None:
     assert out.returncode == 0 and "survived" in out.stdout, out.stderr[-500:]
 
 
-def _keyword_only():  # noqa: ANN202
+def _keyword_only():
     from codesift.config.settings import Config
 
     return Config(embedder="none")

@@ -103,7 +103,7 @@ def test_a_model_of_other_features_or_a_broken_file_is_reported(monkeypatch: pyt
         def __init__(self, text: str) -> None:
             self.text = text
 
-        def joinpath(self, name: str):  # noqa: ANN201
+        def joinpath(self, name: str):
             path = tmp_path / name
             path.write_text(self.text)
             return path

@@ -340,8 +340,8 @@ def test_plain_words_spelling_a_test_class_ask_for_the_code_not_the_test():
     def pool():
         return [Candidate(1, "tests/test_schema.py", "NestedSchema", "TestNesting.NestedSchema", "class", "python",
                           10, 12, "class NestedSchema(Schema):\n    x = 1", score=3 * UNIT),
-                Candidate(2, "src/fields.py", "Nested", "Nested", "class", "python", 40, 90, "class Nested:\n" + "  x\n" * 200,
-                          score=2.5 * UNIT)]
+                Candidate(2, "src/fields.py", "Nested", "Nested", "class", "python", 40, 90,
+                          "class Nested:\n" + "  x\n" * 200, score=2.5 * UNIT)]
     out, best = rank(pool(), "nested schema", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)
     assert out[0].chunk_id == 2 and out[0].score / best > 0.7 and not out[1].named  # not halved by its bonus
     out, _ = rank(pool(), "nested schema tests", RankSettings(), rrf_unit=UNIT, max_fused=3 * UNIT)

@@ -130,7 +130,8 @@ def test_identifier_words_keep_ruby_suffixes_and_drop_sentence_punctuation():
     assert identifier_words('is it "parse_args". or `Session.send`,') == ["parse_args", "Session.send"]
     assert classify("check_unknown_options!") == QueryShape.IDENTIFIER
     # a plain word before a question mark is still a word
-    assert not looks_like_identifier("followed?") and classify("where are redirects followed?") == QueryShape.NATURAL_LANGUAGE
+    assert not looks_like_identifier("followed?")
+    assert classify("where are redirects followed?") == QueryShape.NATURAL_LANGUAGE
 
 
 @pytest.mark.parametrize("question, name", [

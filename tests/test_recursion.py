@@ -12,8 +12,10 @@ CALLS_ITSELF = [
     ("method", "typescript", "visit", "visit(n: Node): void {\n  n.kids.forEach((k) => this.visit(k));\n}"),
     ("method", "java", "depth", "int depth(Node n) {\n  return n == null ? 0 : 1 + depth(n.parent);\n}"),
     ("function", "c", "fact", "int fact(int n) { return n <= 1 ? 1 : n * fact (n - 1); }"),
-    ("function", "typescript", "run", "const run = () => {\n  // the first call of run()\n  if (retry) {\n    run()\n  }\n}"),
-    ("method", "java", "depth", "@Override\npublic int depth(Node n) {\n  return n == null ? 0 : 1 + depth(n.parent);\n}"),
+    ("function", "typescript", "run",
+     "const run = () => {\n  // the first call of run()\n  if (retry) {\n    run()\n  }\n}"),
+    ("method", "java", "depth",
+     "@Override\npublic int depth(Node n) {\n  return n == null ? 0 : 1 + depth(n.parent);\n}"),
     ("method", "php", "walk", "function walk($n) {\n  return $this->walk($n->next);\n}"),
 ]
 
@@ -25,7 +27,8 @@ NOT_ITSELF = [
     ("function", "javascript", "walk", "function walk(t) {\n  // walk(t.left) later\n  return 1\n}"),
     ("method", "java", "get", "static T get(String name) {\n  return get(name, new T[0]);\n}"),  # an overload
     ("method", "java", "depth", "// depth(n) counts parents\nint depth(Node n) {\n  return 0;\n}"),  # a comment
-    ("function", "typescript", "str", "export function str(a: A): S;\nexport function str(a?: A): S {\n  return make(a);\n}"),
+    ("function", "typescript", "str",
+     "export function str(a: A): S;\nexport function str(a?: A): S {\n  return make(a);\n}"),
     ("class", "python", "Node", "class Node:\n    def copy(self):\n        return Node(self.v)\n"),
     ("function", "python", "walk", "def walk(t):\n    return 1\n"),
 ]

@@ -36,7 +36,8 @@ def test_doc_line_is_the_doc_the_snippet_does_not_show():
     from codesift.search.run import DOC_CHARS, doc_line
 
     go = "func Throttle(limit int) func(http.Handler) http.Handler {"
-    assert doc_line("Throttle limits the requests\nin flight.\n\nMore detail.", go) == "Throttle limits the requests in flight."
+    assert (doc_line("Throttle limits the requests\nin flight.\n\nMore detail.", go)
+            == "Throttle limits the requests in flight.")
     py = 'def get(self):\n    """Return the value.\n\n    Long."""'
     assert doc_line("Return the value.\n\nLong.", py) == ""  # a Python docstring is in the snippet already
     assert doc_line("", go) == ""

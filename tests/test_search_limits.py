@@ -29,7 +29,7 @@ def _queries() -> list[str]:
     return out
 
 
-def _key(response) -> list[tuple]:  # noqa: ANN001 - SearchResponse
+def _key(response) -> list[tuple]:  # SearchResponse
     return [(r.path, r.start_line, r.end_line, r.score, r.qualified_name, tuple(r.nearby)) for r in response.results]
 
 

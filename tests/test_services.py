@@ -255,7 +255,7 @@ def test_mcp_service_argument_takes_one_or_several(workspace: dict) -> None:
     server = build_server(service)
     service.start()
 
-    async def scenario():  # noqa: ANN202
+    async def scenario():
         async with Client(server) as client:
             listed = {t.name: t for t in (await client.list_tools()).tools}
             found = await client.call_tool("find_symbol", {"name": "parse_payload", "service": ["api"]})

@@ -89,7 +89,7 @@ def test_retrievers_take_filters(kw_index) -> None:
     assert hits and all(rows[cid].kind == "method" for cid, _ in hits)
 
     class FakeVectors:
-        def search(self, query, limit, allowed=None):  # noqa: ANN001, ANN202
+        def search(self, query, limit, allowed=None):
             self.allowed = allowed
             return []
 
@@ -109,7 +109,7 @@ def test_early_vector_retriever_answers_from_the_search_it_ran(kw_index) -> None
     class CountingVectors:
         calls = 0
 
-        def search(self, query, limit, allowed=None):  # noqa: ANN001, ANN202
+        def search(self, query, limit, allowed=None):
             self.calls += 1
             return [(7, 0.9), (3, 0.5)][:limit]
 
@@ -132,7 +132,7 @@ def test_early_vector_retriever_answers_from_the_search_it_ran(kw_index) -> None
 
 def test_early_vector_retriever_leaves_a_failing_search_to_the_caller(kw_index) -> None:
     class Broken:
-        def search(self, query, limit, allowed=None):  # noqa: ANN001, ANN202
+        def search(self, query, limit, allowed=None):
             raise ValueError("broken index")
 
     early = EarlyVectorRetriever(5, VectorRetriever(Broken(), kw_index.store))  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ import importlib.util
 import random
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("train_pairs", Path(__file__).resolve().parents[1] / "train" / "pairs.py")
+_spec = importlib.util.spec_from_file_location("train_pairs",
+                                               Path(__file__).resolve().parents[1] / "train" / "pairs.py")
 pairs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(pairs)
 
@@ -53,7 +54,8 @@ def test_a_hard_negative_is_from_the_same_file_and_never_an_overload():
         {**same, "q": "Returns the type name.", "code": "TypeName get(Type t) {}", "name": "get"},
         {**same, "q": "Returns the type name.", "code": "TypeName get(TypeMirror m) {}", "name": "get"},
         {**same, "q": "Writes the file.", "code": "void writeTo(Path p) {}", "name": "writeTo"},
-        {"src": "lib@1", "path": "b.java", "lang": "java", "q": "Parses it.", "code": "void parse() {}", "name": "parse"},
+        {"src": "lib@1", "path": "b.java", "lang": "java", "q": "Parses it.", "code": "void parse() {}",
+         "name": "parse"},
     ]
     sampler = pairs.NegativeSampler(data, seed=0)
     for _ in range(20):
@@ -71,6 +73,7 @@ def test_sample_draws_the_asked_share_of_long_definitions(tmp_path):
         fh.write("\n".join(json.dumps(r) for r in rows))
     picked = pairs.sample(tmp_path, {"go": 80}, seed=1, long_share=0.5)
     assert len(picked) == 80 and len({p["name"] for p in picked}) == 80
-    assert sum(p["code"].count("\n") >= pairs.LONG_LINES for p in picked) == 40  # a quarter of the data, half the sample
+    # a quarter of the data, half the sample
+    assert sum(p["code"].count("\n") >= pairs.LONG_LINES for p in picked) == 40
     plain = pairs.sample(tmp_path, {"go": 80}, seed=1)
     assert sum(p["code"].count("\n") >= pairs.LONG_LINES for p in plain) < 35

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 # 10: a Java enum constant (a Kotlin enum entry) with a body is a class, the scope of its methods
 #     (``HtmlTreeBuilderState.InBody.process``).
 # 11: a ``/** */`` block one blank line above a definition, at its indentation, is its doc (commander's JSDoc).
-# 12: JavaScript/TypeScript ``fn.call(this, …)`` / ``fn.apply(…)`` are calls of ``fn`` (ajv's compileSchema had no callers).
+# 12: JavaScript/TypeScript ``fn.call(this, …)`` / ``fn.apply(…)`` are calls of ``fn`` (ajv's compileSchema had no
+#     callers).
 # 13: a Rust impl for a reference with a lifetime (``impl … for &'a mut Deserializer<R>``) is the type's
 #     (``Deserializer.deserialize_any``, was ``'a mut Deserializer.deserialize_any``).
 # 14: reStructuredText files are split into sections at their headings (were 60-line windows).
@@ -53,7 +54,8 @@ class Chunk:
     kept in ``text`` and ``decorators`` but do not move ``start_line``).
     """
 
-    kind: str  # function | method | class | struct | interface | enum | trait | impl | namespace | module | section | window
+    # function | method | class | struct | interface | enum | trait | impl | namespace | module | section | window
+    kind: str
     name: str
     qualified_name: str
     start_line: int

@@ -1,4 +1,5 @@
-"""The command line: ``codesift`` (:mod:`codesift.cli.app`) and one module per command group, over :class:`codesift.Index`."""
+"""The command line: ``codesift`` (:mod:`codesift.cli.app`) and one module per command group, over
+:class:`codesift.Index`."""
 
 from codesift.cli.app import main
 

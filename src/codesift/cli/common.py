@@ -7,9 +7,15 @@ and argument errors stay instant.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, overload
 
 import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
@@ -17,11 +23,15 @@ CONFIG_OVERRIDES = "config_overrides"  # key of click's context object: the glob
 SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     click.echo(f"codesift: {message}", err=True)
     sys.exit(code)
 
 
+@overload
+def text_arg(value: str) -> str: ...
+@overload
+def text_arg(value: None) -> None: ...
 def text_arg(value: str | None) -> str | None:
     """A command-line argument as valid Unicode: undecodable bytes (surrogate escapes) become U+FFFD."""
     if value is None:
@@ -40,7 +50,7 @@ def service_list(values: tuple[str, ...] | str | None) -> list[str] | None:
     return out or None
 
 
-def checked(check, value: str | None) -> str:  # noqa: ANN001 - a codesift.limits check
+def checked(check: Callable[[object], str], value: str | None) -> str:
     """A query or name passed through its ``codesift.limits`` check before any index is opened: the
     API's and MCP's words, as one line with exit code 2."""
     from codesift.limits import InputError
@@ -60,8 +70,10 @@ def config_overrides() -> dict[str, str]:
     return dict(obj.get(CONFIG_OVERRIDES) or {}) if obj is not None else {}
 
 
-def open_index(root: str | None, *, for_search: bool = False, create: bool = True,  # noqa: ANN202 - lazy import
-          reader: bool | None = None):
+# TODO: typed payloads. open_index and fresh_index return a codesift.Index, left unannotated until its answers
+# are typed: annotated now, every command's read of a dict[str, object] answer fails mypy.
+def open_index(root: str | None, *, for_search: bool = False, create: bool = True,
+               reader: bool | None = None):
     """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``codesift.cli.app``);
     ``reader=False``: never a Qdrant reader (``index`` writes)."""
     from codesift.api import Index, IndexMismatchError, find_root
@@ -79,7 +91,7 @@ def open_index(root: str | None, *, for_search: bool = False, create: bool = Tru
         fail(f"permission denied: {exc.filename or exc}")
 
 
-def fresh_index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.Index, imported lazily
+def fresh_index(root: str | None, no_update: bool):
     """The index for a read command, brought up to date first unless ``no_update`` (keyword side only;
     with ``no_update`` nothing is created either)."""
     from codesift.store.lock import IndexBusy
@@ -93,8 +105,8 @@ def fresh_index(root: str | None, no_update: bool):  # noqa: ANN202 - codesift.I
     return idx
 
 
-def progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+def progress_printer(console: Console) -> tuple[Progress, Callable[[str, int, int], None]]:
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
     bar = Progress(
@@ -102,7 +114,7 @@ def progress_printer(console):  # noqa: ANN001, ANN202 - rich objects
         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
         console=console, transient=False,
     )
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
     from codesift.cli.render import RateMeter
 
     meter = RateMeter()

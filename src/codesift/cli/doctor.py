@@ -1,10 +1,11 @@
-"""CLI of the checks before and around indexing (added to :data:`codesift.cli.app.main` by its command list, not imported at the
-end of cli.py): ``codesift doctor`` and the body of ``codesift index --dry-run``."""
+"""CLI of the checks before and around indexing (added to :data:`codesift.cli.app.main` by its command list, not
+imported at the end of cli.py): ``codesift doctor`` and the body of ``codesift index --dry-run``."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -12,7 +13,7 @@ import click
 from codesift.cli.common import config_overrides, fail
 
 
-def _run(fn, target: Path, **kwargs: object) -> dict:  # noqa: ANN001 - dry_run or doctor
+def _run(fn: Callable[..., dict], target: Path, **kwargs: object) -> dict:  # fn: dry_run or doctor
     from codesift.config.settings import ConfigError
 
     try:
@@ -95,7 +96,8 @@ def _embedding_line(emb: dict, chunks: int) -> str:
         cache = (f"; {cached:.0%} of the sample already in this machine's vector cache, "
                  f"~{_duration(emb.get('seconds_without_cache'))} without it" if cached >= 0.01 else "")
         took = _duration(emb.get("seconds"))
-        return (f"{'' if took.startswith('<') else '~'}{took} for ~{chunks:,} chunks at {emb['chunks_per_second']} chunks/s "
+        return (f"{'' if took.startswith('<') else '~'}{took} for ~{chunks:,} chunks "
+                f"at {emb['chunks_per_second']} chunks/s "
                 f"({emb.get('model')}, timed on {emb['sample_chunks']} sample chunks in {emb['sample_seconds']} s, "
                 f"model load {emb['load_seconds']} s{cache})")
     if status == "unavailable":
@@ -112,7 +114,8 @@ def render_report(report: dict, *, list_all: bool = False) -> str:
     per_lang = est["by_language"]
     for lang, v in ind["by_language"].items():
         e = per_lang.get(lang, {})
-        out.append(f"  {lang:<26} {_n(v['files'], 'file'):>13} {_size(v['bytes']):>10}   ~{_n(e.get('chunks', 0), 'chunk')}")
+        out.append(f"  {lang:<26} {_n(v['files'], 'file'):>13} {_size(v['bytes']):>10}   "
+                   f"~{_n(e.get('chunks', 0), 'chunk')}")
     unk = ind["unknown_language"]
     if unk["files"]:
         out.append(f"  ({_n(unk['files'], 'file')} of no known language: indexed as plain-text windows: "

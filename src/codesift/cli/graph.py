@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -48,9 +49,9 @@ def repo_map(budget: int, focus: tuple[str, ...], service: tuple[str, ...], offs
     click.echo(render_map(result, cli=True).text)
 
 
-def _name_command(name: str, help_text: str):  # noqa: ANN202 - a click decorator
+def _name_command(name: str, help_text: str) -> Callable[[Callable[..., None]], click.Command]:
     """The options shared by callers / callees / impact."""
-    def wrap(fn):  # noqa: ANN001, ANN202
+    def wrap(fn: Callable[..., None]) -> click.Command:
         fn = click.option("--no-update", is_flag=True, help="Use the index as it is, without refreshing it first.")(fn)
         fn = click.option("--json", "as_json", is_flag=True, help="Print a JSON array of {path, line, name, ...}.")(fn)
         fn = click.option("--root", type=click.Path(), help=ROOT_HELP)(fn)

@@ -75,7 +75,8 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
             with bar:
                 stats = idx.update(embed=not no_embed, progress=update, all_services=all_services)
     except KeyboardInterrupt:
-        console.print("[yellow]interrupted[/]: the index keeps what was committed; run `codesift index` again to continue")
+        console.print("[yellow]interrupted[/]: the index keeps what was committed; "
+                      "run `codesift index` again to continue")
         sys.exit(130)
     except IndexBusy as exc:
         fail(str(exc), 1)

@@ -31,7 +31,8 @@ def grep(pattern: str, regex: bool, path_filter: str | None, language: str | Non
     its enclosing symbol. Candidate files come from a trigram index; hits are read from the live files."""
     from codesift.tools.grep import GrepError, compile_pattern
 
-    pattern, path_filter, language, services = text_arg(pattern), text_arg(path_filter), text_arg(language), service_list(service)
+    pattern, path_filter, language = text_arg(pattern), text_arg(path_filter), text_arg(language)
+    services = service_list(service)
     try:
         compile_pattern(pattern, regex=regex, case_sensitive=not ignore_case)  # refuse before opening anything
     except GrepError as exc:

@@ -12,7 +12,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from codesift.search.coverage import share
-from codesift.search.run import SearchResponse
+from codesift.search.run import SearchResponse, SearchResult
 
 PIPE_WIDTH = 100_000  # piped output: wide enough that no real line is wrapped or cut
 SNIPPET_WIDTH = 120  # on a terminal, code is cropped here (or at the terminal's width) to stay readable
@@ -107,7 +107,8 @@ def warnings_line(counts: dict[str, int], files: dict[str, str], per_reason: int
     parts = []
     for reason, n in sorted(counts.items()):
         paths = sorted(p for p, r in files.items() if r == reason)
-        shown = ", ".join(paths[:per_reason]) + (f", +{len(paths) - per_reason} more" if len(paths) > per_reason else "")
+        more = f", +{len(paths) - per_reason} more" if len(paths) > per_reason else ""
+        shown = ", ".join(paths[:per_reason]) + more
         parts.append(f"{n} {reason} ({shown})" if paths else f"{n} {reason}")
     return "warnings: " + ", ".join(parts)
 
@@ -136,7 +137,7 @@ class RateMeter:
         return f"{rate:,.0f} {unit}" if rate >= 100 else f"{rate:.1f} {unit}"
 
 
-def explain_line(r) -> str:  # noqa: ANN001 - SearchResult
+def explain_line(r: SearchResult) -> str:
     """One line saying why a result ranked where it did."""
     e = dict(r.explain)
     parts = [f"shape={e.pop('shape', '?')}", f"keyword_rank={r.keyword_rank or '-'}",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from codesift.cli.common import fail, open_index
+
+if TYPE_CHECKING:
+    from codesift.indexing.indexer import UpdateStats
 
 
 @click.command()
@@ -22,7 +26,7 @@ def watch(path: str | None, quiet: bool) -> None:
         fail(f"not a directory: {target}" if target.exists() else f"no such directory: {target}")
     idx = open_index(str(target))
 
-    def report(stats) -> None:  # noqa: ANN001 - UpdateStats
+    def report(stats: UpdateStats) -> None:
         if not quiet and (stats.files_parsed or stats.files_deleted or stats.embedded):
             click.echo(f"updated: {stats.files_parsed} parsed, {stats.files_deleted} deleted, "
                        f"{stats.embedded} embedded", err=True)
@@ -42,7 +46,8 @@ def watch(path: str | None, quiet: bool) -> None:
 @click.option("--http", is_flag=True, help="Serve streamable HTTP instead of stdio.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --http.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(1, 65535), help="Port for --http.")
-@click.option("--no-embed", is_flag=True, help="Don't embed new or changed chunks while serving; searches still use the vectors already stored.")
+@click.option("--no-embed", is_flag=True,
+              help="Don't embed new or changed chunks while serving; searches still use the vectors already stored.")
 @click.option("--watch", "watch_files", is_flag=True, help="Apply file changes as they happen.")
 def serve(path: str | None, http: bool, host: str, port: int, no_embed: bool, watch_files: bool) -> None:
     """Serve PATH (default: the current directory) to AI agents over MCP.

@@ -1,1 +1,2 @@
-"""The checks before and around indexing: ``index --dry-run`` (:mod:`.dry_run`, :mod:`.estimate`) and ``doctor`` (:mod:`.health`)."""
+"""The checks before and around indexing: ``index --dry-run`` (:mod:`.dry_run`, :mod:`.estimate`) and ``doctor``
+(:mod:`.health`)."""

@@ -100,10 +100,11 @@ def _skipped(found: Discovery) -> dict[str, object]:
         entry = by_reason.setdefault(reason, {"count": 0, "files": 0, "folders": 0, "paths": []})
         entry["count"] += 1  # type: ignore[operator]
         entry["folders" if path.endswith("/") else "files"] += 1  # type: ignore[operator]
-        entry["paths"].append(path)  # type: ignore[union-attr]
+        entry["paths"].append(path)  # type: ignore[attr-defined]
     for reason, entry in by_reason.items():
         entry["rule"] = RULES.get(reason, reason)
-    by_reason = dict(sorted(by_reason.items(), key=lambda kv: (-int(kv[1]["count"]), kv[0])))  # type: ignore[arg-type]
+    by_reason = dict(sorted(by_reason.items(),
+                            key=lambda kv: (-int(kv[1]["count"]), kv[0])))  # type: ignore[call-overload]
     return {
         "count": len(merged),
         "files": sum(1 for p in merged if not p.endswith("/")),
@@ -206,7 +207,7 @@ def dry_run(root: str | Path, *, config: Config | None = None, time_model: bool 
         "indexed": indexed,
         "skipped": _skipped(found),
         "estimate": {**estimated, "discover_seconds": round(discover_s, 2)},
-        "grammars": _grammars(list(indexed["by_language"])),  # type: ignore[arg-type]
+        "grammars": _grammars(list(indexed["by_language"])),  # type: ignore[call-overload]
     }
     report["warnings"] = _warnings(found, report, config)
     return report

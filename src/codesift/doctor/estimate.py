@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from codesift.config.settings import Config
@@ -85,7 +86,7 @@ def _store_seconds(prepared: list[tuple[SourceFile, object]]) -> tuple[float, in
     return seconds, chunks
 
 
-def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: ANN001 - path -> language
+def estimate(files: list[SourceFile], language_of: Callable[[str], str], config: Config, *,
              time_model: bool) -> dict[str, object]:
     """Chunks per language, index time and embedding time for ``files`` (see the module docstring)."""
     from codesift.indexing.indexer import prepare_file, windowed
@@ -119,14 +120,15 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
             group_bytes = sum(f.size for f in group)
             est_chunks += _scale(n_chunks, n_bytes, len(picked), group_bytes, len(group))
             est_cpu += _scale(cpu, n_bytes, len(picked), group_bytes, len(group))
-            picked_n, picked_bytes, picked_chunks = picked_n + len(picked), picked_bytes + n_bytes, picked_chunks + n_chunks
+            picked_n, picked_bytes = picked_n + len(picked), picked_bytes + n_bytes
+            picked_chunks += n_chunks
         chunks_total += est_chunks
         parse_cpu += est_cpu
         per_lang[lang] = {"files": len(lang_files), "bytes": sum(f.size for f in lang_files),
                           "parsed_files": picked_n, "sample_chunks": picked_chunks,
                           "chunks_per_kb": round(picked_chunks / (picked_bytes / 1024), 2) if picked_bytes else 0.0,
                           "chunks": round(est_chunks)}
-    per_lang = dict(sorted(per_lang.items(), key=lambda kv: -int(kv[1]["chunks"])))  # type: ignore[arg-type]
+    per_lang = dict(sorted(per_lang.items(), key=lambda kv: -int(kv[1]["chunks"])))  # type: ignore[call-overload]
     store_s, stored = _store_seconds(prepared_all) if prepared_all else (0.0, 0)
     store_cpu = store_s * chunks_total / stored if stored else 0.0
     cpus = usable_cpus()
@@ -145,8 +147,8 @@ def estimate(files: list[SourceFile], language_of, config: Config, *,  # noqa: A
         "index": {"seconds": round(wall, 1), "parse_cpu_seconds": round(parse_cpu, 1),
                   "store_seconds": round(store_cpu, 1), "workers": workers, "cpus": cpus, "load_average": load,
                   "note": "the sample's parse time (worker processes) and its write into a throw-away index in "
-                          "a temporary folder (main process), extrapolated, with the cores to itself: other work on the "
-                          "machine (load_average above cpus) makes it longer"},
+                          "a temporary folder (main process), extrapolated, with the cores to itself: other work on "
+                          "the machine (load_average above cpus) makes it longer"},
         # texts to embed: the chunks and, scaled like them from the sample, their windows
         "embedding": _embed_timing(texts, round(chunks_total * len(texts) / max(sampled, 1)), config, time_model),
     }
@@ -162,7 +164,8 @@ def _embed_timing(texts: list[str], chunks: int, config: Config, time_model: boo
                 "note": "embeddings are disabled (CODESIFT_EMBEDDER / embedder = none): keyword search only, "
                         "nothing to embed"}
     if not time_model:
-        return {"status": "not timed", "provider": provider, "note": "the model was not loaded (--no-embed / --no-model)"}
+        return {"status": "not timed", "provider": provider,
+                "note": "the model was not loaded (--no-embed / --no-model)"}
     if not texts:
         return {"status": "not timed", "provider": provider, "note": "no chunk texts to time"}
     batch = sample_evenly(texts, EMBED_SAMPLE)

@@ -36,7 +36,7 @@ from codesift.store import refs
 from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 from codesift.store.keyword import KeywordDoc, KeywordIndex, keyword_fields
 from codesift.store.records import ChunkRecord
-from codesift.store.sqlite import MetaStore
+from codesift.store.sqlite import FileRow, MetaStore
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
@@ -138,7 +138,7 @@ def prepare_file(path: str, abspath: str | bytes, old_hash: str | None) -> Prepa
         window_hashes = [[content_hash(w) for w in window_texts(c, path)] if windowed(c, path) else [] for c in chunks]
         fields = [keyword_fields(c.name, c.qualified_name, c.docstring, c.text, path, c.kind, c.language)
                   for c in chunks]
-    except Exception as exc:  # noqa: BLE001 - one bad file must never abort the run
+    except Exception as exc:  # one bad file must never abort the run
         return Prepared("parse_error", digest=digest, error=RuntimeError(f"{type(exc).__name__}: {exc}"))
     return Prepared("ok", digest, language, chunks, refs.pack(references), warning, hashes, window_hashes, fields,
                     text=decode_source(data)[0], grammar_error=grammar_failure(language))
@@ -249,6 +249,7 @@ class Indexer:
                 for start in range(0, len(changed), FILE_BATCH):
                     batch = changed[start : start + FILE_BATCH]
                     if pool:
+                        assert ahead is not None  # mapped one batch ahead, None only after the last
                         results, nxt = ahead, args(start + FILE_BATCH)
                         ahead = pool.map(_prepare_args, nxt, chunksize=4) if nxt else None
                     else:
@@ -303,6 +304,7 @@ class Indexer:
                 self.keyword.delete_file(old.id)
             return
         if prepared.status == "unchanged":
+            assert old is not None  # "unchanged" means: the stored hash matched
             self.store.touch_file(old.id, f.size, f.mtime)
             stats.files_unchanged += 1
             return
@@ -328,7 +330,8 @@ class Indexer:
         stats.files_parsed += 1
         stats.chunks_added += len(chunks)
 
-    def _failed(self, f: SourceFile, old, stats: UpdateStats, reason: str, exc: BaseException) -> None:  # noqa: ANN001
+    def _failed(self, f: SourceFile, old: FileRow | None, stats: UpdateStats, reason: str,
+                exc: BaseException | None) -> None:
         """Count a failure: the file leaves the index and, after a few in a row, is quarantined."""
         stats.warnings[reason] = stats.warnings.get(reason, 0) + 1
         stats.warned_files[f.path] = reason

@@ -139,7 +139,7 @@ def update_services(indexer: "Indexer", specs: tuple[ServiceSpec, ...], known: d
             t = time.perf_counter()
             if spec.repo is None:
                 found = _path_service(spec, known, max_size)
-                commit = head_commit(spec.folder) if spec.folder else None  # type: ignore[arg-type]
+                commit = head_commit(spec.folder) if spec.folder else None
                 state = "listed"
             else:
                 commit = resolve_commit(spec.repo, spec.ref)
@@ -148,7 +148,8 @@ def update_services(indexer: "Indexer", specs: tuple[ServiceSpec, ...], known: d
                 if before.get("commit") == commit and before.get("settings") == settings:
                     # Same commit, same rules: the stored files are the service's files.
                     found = Discovery(
-                        files=[SourceFile(p, "", r.size, r.mtime) for p, r in known.items() if p.startswith(spec.prefix)],
+                        files=[SourceFile(p, "", r.size, r.mtime) for p, r in known.items()
+                               if p.startswith(spec.prefix)],
                         skipped={p: r for p, r in old_skipped.items() if p.startswith(spec.prefix)})
                     state = "unchanged"
                 else:

@@ -15,6 +15,7 @@ import shutil
 import sys
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def spec_for(client: str) -> ClientSpec:
 
 
 def config_path(client: str, root: Path, *, home: Path | None = None, platform: str | None = None,
-                env: dict[str, str] | None = None) -> Path:
+                env: Mapping[str, str] | None = None) -> Path:
     """The config file ``client`` reads for a project at ``root`` (home/platform/env for tests)."""
     spec_for(client)
     home = home or Path.home()

@@ -257,7 +257,8 @@ def rst_sections(source: str, path: str = "") -> list[Chunk]:
     for i in range(1, len(lines)):
         match = _RST_ADORNMENT.match(lines[i])
         title = lines[i - 1]
-        if not match or not title.strip() or _RST_ADORNMENT.match(title) or len(lines[i].rstrip()) < len(title.rstrip()):
+        if (not match or not title.strip() or _RST_ADORNMENT.match(title)
+                or len(lines[i].rstrip()) < len(title.rstrip())):
             continue
         over = i >= 2 and lines[i - 2].rstrip() == lines[i].rstrip()
         if title[0].isspace() and not over:  # indented: a block quote or code, unless inset under an overline

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from codesift.parse.base import Def, LangSpec, text
+from codesift.parse.base import Classifier, Def, LangSpec, text
 
 # Declarator wrappers between a function_definition and its function_declarator.
 _DECLARATOR_WRAPPERS = frozenset(
@@ -59,7 +59,7 @@ def _function(node: Node) -> Def | None:
     return Def(node, "function", name, parent=parent)
 
 
-def _record(kind: str):  # noqa: ANN202 - returns a classifier
+def _record(kind: str) -> Classifier:
     def classify(node: Node) -> Def | None:
         body = node.child_by_field_name("body")
         if body is None:

@@ -99,14 +99,15 @@ def _imported_names(node: Node) -> frozenset[str]:
     return found
 
 
-def _value_def(node: Node, name: str, value: Node | None, **extra: object) -> Def | None:
+def _value_def(node: Node, name: str, value: Node | None, *, outer: Node | None = None,
+               parent: str | None = None) -> Def | None:
     value = _unwrap(value)
     if value is None or not name:
         return None
     if value.type in FUNCTION_VALUES:
-        return Def(node, "function", name, body=value.child_by_field_name("body"), **extra)
+        return Def(node, "function", name, body=value.child_by_field_name("body"), outer=outer, parent=parent)
     if value.type == "class":
-        return Def(node, "class", name, body=value.child_by_field_name("body"), **extra)
+        return Def(node, "class", name, body=value.child_by_field_name("body"), outer=outer, parent=parent)
     return None
 
 

@@ -51,7 +51,8 @@ def _go_var(node: Node) -> Def | None:
     values = [c for c in value.named_children if c.type != "comment"] if value is not None else []
     if len(names) != 1 or len(values) != 1 or values[0].type != "func_literal":
         return None
-    outer = decl if node.parent.type == "var_declaration" else None  # `var f = func` owns the `var` line
+    # `var f = func` owns the `var` line
+    outer = decl if node.parent is not None and node.parent.type == "var_declaration" else None
     return Def(node, "function", text(names[0]), body=values[0].child_by_field_name("body"), outer=outer)
 
 

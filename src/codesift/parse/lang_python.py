@@ -8,7 +8,7 @@ import re
 
 from tree_sitter import Node
 
-from codesift.parse.base import Def, LangSpec, text
+from codesift.parse.base import Classifier, Def, LangSpec, text
 
 _STRING = re.compile(r"^[rRuUbBfF]{0,2}(\"\"\"|'''|\"|')(.*)\1$", re.S)
 
@@ -44,7 +44,7 @@ def _string_value(literal: str) -> str:
     return inspect.cleandoc(match.group(2)) if match else ""
 
 
-def _definition(kind: str):  # noqa: ANN202 - returns a classifier
+def _definition(kind: str) -> Classifier:
     def classify(node: Node) -> Def | None:
         name = text(node.child_by_field_name("name"))
         if not name:

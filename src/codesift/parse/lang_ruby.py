@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from codesift.parse.base import Def, LangSpec, text
+from codesift.parse.base import Classifier, Def, LangSpec, text
 
 _SINATRA_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
 
 
-def _class_like(kind: str):  # noqa: ANN202 - returns a classifier
+def _class_like(kind: str) -> Classifier:
     def classify(node: Node) -> Def | None:
         name = text(node.child_by_field_name("name"))
         # class Foo::Bar -> Bar; the scope is a namespace, not a definition in this file

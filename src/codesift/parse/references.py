@@ -107,10 +107,10 @@ def references_in_tree(root: Node, src: bytes, language: str, _depth: int = 0) -
         kind = KINDS[rank]
         for node in caps.get(kind, ()):
             best[node.start_byte] = (rank, node)
-        for holder in caps.get(kind + ".member", ()):
-            node = _member_name(holder, members)
-            if node is not None:
-                best[node.start_byte] = (rank, node)
+        for access in caps.get(kind + ".member", ()):
+            member = _member_name(access, members)
+            if member is not None:
+                best[member.start_byte] = (rank, member)
 
     skipped = {node.start_byte for node in caps.get("skip", ())}
     imported = {node.start_byte for node in caps.get("import", ())}
@@ -121,18 +121,18 @@ def references_in_tree(root: Node, src: bytes, language: str, _depth: int = 0) -
         if not capture.endswith(".scope"):
             continue
         role = capture[: -len(".scope")]
-        rank = _RANK.get(role)
-        if rank is None and role != "skip":
+        scope_rank = _RANK.get(role)
+        if scope_rank is None and role != "skip":
             continue
         starts, ends = _merge([(n.start_byte, n.end_byte) for n in scope_nodes])
         for key, (current, node) in best.items():
-            if rank is None or rank < current:
+            if scope_rank is None or scope_rank < current:
                 i = bisect_right(starts, key) - 1
                 if i >= 0 and key < ends[i]:
-                    if rank is None:
+                    if scope_rank is None:
                         skipped.add(key)
                     else:
-                        best[key] = (rank, node)
+                        best[key] = (scope_rank, node)
 
     # name start byte -> (qualifying parent, the parent's child holding the name)
     holders: dict[int, tuple[Node, Node]] = {}
@@ -192,9 +192,10 @@ def references_in_tree(root: Node, src: bytes, language: str, _depth: int = 0) -
         out.append(Reference(name, line, kind, qualifier))
     if reread:
         parser = grammars.get_parser(language)
-        for _, (text, shift) in reread if parser is not None else ():
-            out.extend(Reference(r.name, r.line + shift, r.kind, r.qualifier)
-                       for r in references_in_tree(parser.parse(text).root_node, text, language, _depth + 1))
+        if parser is not None:
+            for _, (text, shift) in reread:
+                out.extend(Reference(r.name, r.line + shift, r.kind, r.qualifier)
+                           for r in references_in_tree(parser.parse(text).root_node, text, language, _depth + 1))
         out.sort(key=lambda r: r.line)
     return out
 

@@ -31,6 +31,8 @@ from codesift.store.vectors import WindowedVectors, best_of_vectors
 from codesift.text.tokens import tokenize
 
 if TYPE_CHECKING:  # pragma: no cover
+    from qdrant_client import models
+
     from codesift.config.settings import Config
     from codesift.search.run import Filters, SearchParams
     from codesift.store.sqlite import MetaStore
@@ -90,6 +92,12 @@ def _score_key(score: float) -> float:
     return float(f"{score:.{SCORE_DIGITS}g}")
 
 
+def _must(flt: models.Filter) -> list[models.Condition]:
+    """The conditions ``flt`` requires, as a list (Qdrant also takes one condition, or none)."""
+    must = flt.must
+    return [] if must is None else list(must) if isinstance(must, list) else [must]
+
+
 def _ranked(points: list[Any], score: Callable[[Any], float],
             ids: dict[int, int] | None = None) -> list[tuple[int, float]]:
     """(chunk id, score) of the points, best first, ties by chunk id; ``ids`` (a reader's point id → its
@@ -131,12 +139,12 @@ class QdrantSearch:
             vector = models.SparseVector(indices=indices, values=values)
             if self.and_first and len(terms) > 1:
                 every = [models.FieldCondition(key="terms", match=models.MatchValue(value=t)) for t in terms]
-                requests.append(self._request(vector, SPARSE, models.Filter(must=[*flt.must, *every]), limit))
+                requests.append(self._request(vector, SPARSE, models.Filter(must=[*_must(flt), *every]), limit))
                 and_request = True
             any_term = flt
             if len(matching) < len(weighted):
                 some = models.FieldCondition(key="terms", match=models.MatchAny(any=matching))
-                any_term = models.Filter(must=[*flt.must, some])
+                any_term = models.Filter(must=[*_must(flt), some])
             requests.append(self._request(vector, SPARSE, any_term, limit))
         dense_key = None
         vec = self.query_vector() if self.query_vector is not None and self.coll.dense_dim else None
@@ -146,7 +154,7 @@ class QdrantSearch:
                 requests += self._dense_requests(vec, flt, limit)
         answers = self.coll.query_batch(requests)
         ids = self.coll.local_ids
-        if dense_key is not None:
+        if dense_key is not None and vec is not None:  # the key is made from the vector
             self._dense[dense_key] = (self._dense_hits(self._pop_dense(answers), vec, ids, limit)
                                       if flt is not None else [])
         if not answers:

@@ -79,7 +79,8 @@ def field_lengths(fields: Sequence[str]) -> list[int]:
     return [len(text.split()) for text in fields]
 
 
-def doc_vector(names: Sequence[str], fields: Sequence[str], avg_lengths: Sequence[float]) -> tuple[list[int], list[float]]:
+def doc_vector(names: Sequence[str], fields: Sequence[str],
+               avg_lengths: Sequence[float]) -> tuple[list[int], list[float]]:
     """(indices, values) of a chunk's sparse vector: one entry per (field, distinct token)."""
     weights: dict[int, float] = {}
     for name, text, avg in zip(names, fields, avg_lengths):

@@ -17,6 +17,7 @@ import re
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from codesift.errors import CodesiftError
@@ -53,11 +54,12 @@ class QdrantUnavailable(CodesiftError, RuntimeError):
     """The configured Qdrant cannot be used (unreachable, refused, misconfigured); the message says the fix."""
 
 
-def _client_module():  # noqa: ANN202 - the module is optional
+def _client_module() -> ModuleType:  # qdrant_client, an optional dependency
     try:
         import qdrant_client
     except ImportError as exc:
-        raise QdrantMissing(f"backend qdrant needs the qdrant-client package ({exc.name} is missing): {INSTALL}") from exc
+        raise QdrantMissing(
+            f"backend qdrant needs the qdrant-client package ({exc.name} is missing): {INSTALL}") from exc
     return qdrant_client
 
 
@@ -84,7 +86,7 @@ def guarded(url: str, action: str, call: Callable[[], T]) -> T:
         return call()
     except CodesiftError:
         raise
-    except Exception as exc:  # noqa: BLE001 - httpx, grpc, the client's own and local mode's errors alike
+    except Exception as exc:  # httpx, grpc, the client's own and local mode's errors alike
         status = getattr(exc, "status_code", None)
         if status in (401, 403):
             raise QdrantUnavailable(f"Qdrant at {url} refused the request ({status}) while {action}: "
@@ -135,7 +137,7 @@ class QdrantCollection:
     def close(self) -> None:
         try:
             self.client.close()
-        except Exception:  # noqa: BLE001 - closing a dead connection must not mask the real error
+        except Exception:  # closing a dead connection must not mask the real error
             pass
 
     def call(self, action: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -329,9 +331,8 @@ class QdrantCollection:
         from qdrant_client import models
 
         for start in range(0, len(ids), 1000):
-            part = list(ids[start : start + 1000])
             self.call("deleting points", self.client.delete, self.name,
-                      points_selector=models.PointIdsList(points=part), wait=True)
+                      points_selector=models.PointIdsList(points=list(ids[start : start + 1000])), wait=True)
 
     def delete_service(self) -> None:
         """Every point of this service (``index --rebuild``)."""

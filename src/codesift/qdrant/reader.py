@@ -69,7 +69,8 @@ class ReaderCollection(QdrantCollection):
         if not self.all_services:
             return super().to_filter(filters)
         must: list[Any] = [self.service_filter()]
-        if filters is not None and (filters.path or getattr(filters, "services", ())):
+        services = getattr(filters, "services", ()) if filters is not None else ()
+        if filters is not None and (filters.path or services):
             assert self.store is not None
             ids = self.store.filtered_ids(filters)
             if not len(ids):
@@ -122,7 +123,7 @@ class RemoteIndex:
 
     def model(self) -> tuple[str | None, int | None]:
         """The embedding model id and dimension the writer recorded (None where no meta point says)."""
-        ids = {m.get("model_id") for m in self.metas.values() if m.get("model_id")}
+        ids = {m["model_id"] for m in self.metas.values() if m.get("model_id")}
         model_id = sorted(ids)[0] if len(ids) == 1 else None
         return model_id, self.coll.dense_dim
 

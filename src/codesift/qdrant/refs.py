@@ -133,7 +133,7 @@ def sync(coll: QdrantCollection, store: MetaStore) -> RefStats:
     gone = [pid for pid in existing if pid not in wanted]
     for start in range(0, len(gone), 1000):
         coll.call("deleting reference points", coll.client.delete, refs_name(coll.name),
-                  points_selector=models.PointIdsList(points=gone[start : start + 1000]), wait=True)
+                  points_selector=models.PointIdsList(points=list(gone[start : start + 1000])), wait=True)
     stats.deleted = len(gone)
     stats.seconds = time.perf_counter() - t0
     return stats

@@ -100,7 +100,8 @@ def build_point(row: ChunkRecord, *, pid: int, service: str, file_hash: str, sig
         "kind": row.kind, "name": row.name, "qualified_name": row.qualified_name, "parent": row.parent,
         "start_line": row.start_line, "end_line": row.end_line, "signature": row.signature,
         "docstring": row.docstring, "decorators": list(row.decorators), "route": row.route,
-        "content_hash": row.embed_hash, "file_hash": file_hash, "mtime": row.mtime, "chunk_id": row.id, "text": row.text,
+        "content_hash": row.embed_hash, "file_hash": file_hash, "mtime": row.mtime, "chunk_id": row.id,
+        "text": row.text,
         "terms": sorted({t for text in fields for t in text.split()}), "name_terms": sorted(set(fields[0].split())),
         "lens": bm25.field_lengths(fields), "avgdl": list(avgdl), "sig": sig,
     }

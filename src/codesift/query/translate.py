@@ -2,8 +2,8 @@
 
 A question describes behaviour in words that the code it is about may never spell: "the boolean switch that can
 be negated" is a function full of ``negative`` and ``flag``, "the string similarity score" one of ``distance``
-and ``prefix``. :mod:`codesift.query.synonyms` and :mod:`codesift.query.abbrev` hold the few such links a person can vouch
-for; this table holds the many that documented code shows. ``translations.tsv`` (beside this module) was
+and ``prefix``. :mod:`codesift.query.synonyms` and :mod:`codesift.query.abbrev` hold the few such links a person
+can vouch for; this table holds the many that documented code shows. ``translations.tsv`` (beside this module) was
 learned from some 260k definitions of public code in six languages whose doc comment describes them
 (``../shared/train``, none of the evaluation corpora; ``train/translations.py`` rebuilds it): for each word of
 the first doc sentences, the identifier parts that its functions' code uses far more often than code in

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from codesift.config.settings import Config
 from codesift.embed import EmbeddingUnavailable
 from codesift.query.abbrev import abbreviations
@@ -66,7 +68,7 @@ class SearchEngine:
                                                        embedded_store=self.remote is None)
         failed: list[EmbeddingUnavailable] = []
 
-        def query_vector() -> object:
+        def query_vector() -> np.ndarray | None:
             if pending is None:
                 return None
             try:

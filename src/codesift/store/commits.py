@@ -77,7 +77,8 @@ class NewCommit:
 
 def _filter_sql(path: str | None, since: int | None) -> tuple[str, list[object]]:
     """WHERE clause over ``commits c``: touches a path prefix (a file or a folder), not older than ``since``."""
-    where, params = ["1"], []
+    where: list[str] = ["1"]
+    params: list[object] = []
     if path:
         folder = path.rstrip("/") + "/"
         touches = "(p.{0} = ? OR (p.{0} >= ? AND p.{0} < ?))"
@@ -154,9 +155,11 @@ class CommitStore:
             for cid, p, s, old in self.db.execute(
                     f"SELECT commit_id, path, status, old_path FROM commit_paths WHERE commit_id IN ({marks})", part):
                 paths.setdefault(cid, []).append((p, s, old))
-            for r in self.db.execute(f"SELECT id, sha, time, date, author, email, subject, body FROM commits "
-                                     f"WHERE id IN ({marks})", part):
-                out[r[0]] = CommitRow(*r, paths=tuple(sorted(paths.get(r[0], []))))
+            for cid, sha, time, date, author, email, subject, body in self.db.execute(
+                    "SELECT id, sha, time, date, author, email, subject, body FROM commits "
+                    f"WHERE id IN ({marks})", part):
+                out[cid] = CommitRow(cid, sha, time, date, author, email, subject, body,
+                                     paths=tuple(sorted(paths.get(cid, []))))
         return out
 
     def by_prefix(self, prefix: str, limit: int = 5) -> list[str]:

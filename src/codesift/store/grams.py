@@ -77,8 +77,8 @@ def match_expression(required: Iterable[Iterable[str]]) -> str:
     return " AND ".join(groups)
 
 
-def candidates(db: sqlite3.Connection, required: list[list[str]], where: str = "1",
-               params: Iterable[object] = ()) -> list[sqlite3.Row]:
+def candidates(db: sqlite3.Connection | sqlite3.Cursor, required: list[list[str]], where: str = "1",
+               params: Iterable[object] = ()) -> list[tuple[int, str, str]]:
     """(id, path, hash) of the files that may hold every group of ``required`` and pass the files
     filter ``where``, by path. Every string must have at least MIN_LITERAL characters."""
     sql = ("SELECT id, path, hash FROM files WHERE id IN (SELECT rowid FROM grep_grams WHERE grep_grams MATCH ?) "
@@ -86,7 +86,8 @@ def candidates(db: sqlite3.Connection, required: list[list[str]], where: str = "
     return db.execute(sql, [match_expression(required), *params]).fetchall()
 
 
-def unindexed(db: sqlite3.Connection, where: str = "1", params: Iterable[object] = ()) -> list[sqlite3.Row]:
+def unindexed(db: sqlite3.Connection | sqlite3.Cursor, where: str = "1",
+              params: Iterable[object] = ()) -> list[tuple[int, str, str]]:
     """(id, path, hash) of files that have no text in this index (written by an older codesift, or by a
     caller that gave none): grep reads them in full."""
     sql = (f"SELECT id, path, hash FROM files WHERE id NOT IN (SELECT file_id FROM grep_text) AND {where} "

@@ -18,6 +18,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import tantivy
 
@@ -39,12 +40,13 @@ FIELD_BOOSTS = {"name": 0.4, "doc": 1.0, "body": 1.0, "pathtok": 0.2}
 # Fields indexed with term positions, so that phrase (NEAR) queries can run on them.
 POSITION_FIELDS = ("name", "doc", "body")
 NEAR_SLOP = 2  # moves allowed to match a pair of consecutive query words: one word between, or swapped
-NEAR_WEIGHT = 1.0  # the near pairs' sloppy-phrase scores (divided by the number of pairs), times the field boost, times this
+NEAR_WEIGHT = 1.0  # the near pairs' sloppy-phrase scores (over the number of pairs), times the field boost, times this
 NEAR_MAX_PAIRS = 12  # a pasted paragraph does not become hundreds of phrase queries
 PREFIX_MIN = 3  # the last word must be this long to be completed
 PREFIX_TERMS = 8  # completions kept per field, the most frequent first
 PREFIX_WEIGHT = 0.5  # a completion's term score counts this much of an exact term's
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
+Clause = tuple[tantivy.Occur, tantivy.Query]  # one clause of a boolean query
 
 
 @dataclass(slots=True, frozen=True)
@@ -253,7 +255,7 @@ class KeywordIndex:
         searcher = self.index.searcher()
         completions = self._completions(searcher, query) if prefix else {}
 
-        def per_field(term: str, weight: float = 1.0) -> list:
+        def per_field(term: str, weight: float = 1.0) -> list[Clause]:
             return [(occur.Should, Q.boost_query(Q.term_query(self.schema, f, term), FIELD_BOOSTS[f] * weight))
                     for f in TEXT_FIELDS]
 
@@ -320,11 +322,12 @@ class KeywordIndex:
         return out
 
     @staticmethod
-    def _run(searcher: tantivy.Searcher, clauses: list, limit: int) -> list[tuple[int, float]]:
+    def _run(searcher: tantivy.Searcher, clauses: list[Clause], limit: int) -> list[tuple[int, float]]:
         hits = searcher.search(tantivy.Query.boolean_query(clauses), limit, count=False).hits
         if not hits:
             return []
-        ids = searcher.fast_field_values("id", [addr for _, addr in hits])
+        # ``id`` is an integer fast field that every document has: never a float, a bool or None.
+        ids = cast("list[int]", searcher.fast_field_values("id", [addr for _, addr in hits]))
         # Segments are searched in parallel: equal scores come back in any order. Ties go by id, so the
         # same query always ranks the same way.
         return sorted(((int(i), float(score)) for (score, _), i in zip(hits, ids)), key=lambda h: (-h[1], h[0]))
@@ -353,9 +356,8 @@ def prefix_words(query: str) -> list[tuple[str, str]]:
     """(query term, typed prefix) pairs for the last identifier of ``query`` when the query ends with it:
     its compound (``getAuthTo`` → ``getauthto``) and its last part as typed, not stemmed (``pars``
     must reach ``parse`` and ``parser``; stemmed it would be ``par``)."""
-    last = None
-    for last in _IDENT.finditer(query):
-        pass
+    found = list(_IDENT.finditer(query))
+    last = found[-1] if found else None
     if last is None or last.end() != len(query.rstrip()):
         return []
     parts = split_identifier(last.group())

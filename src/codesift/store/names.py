@@ -126,7 +126,8 @@ def lookup(
     q = query.replace("\x00", " ").encode("utf-8", "replace").decode().strip().lower()
     if not q:
         return []
-    kind_sql, kind_args = "", []
+    kind_sql = ""
+    kind_args: list[object] = []
     if kinds:
         kind_sql = f" AND c.kind IN ({','.join('?' * len(kinds))})"
         kind_args = list(kinds)

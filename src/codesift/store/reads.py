@@ -73,7 +73,7 @@ class ReadQueries:
 
     # -- whole-index facts ----------------------------------------------------------------------
     def chunk_count(self) -> int:
-        return self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
 
     def kinds(self) -> list[str]:
         """The distinct chunk kinds indexed."""
@@ -159,7 +159,7 @@ class ReadQueries:
 
     def count_files(self, filters: FilterLike | None) -> int:
         where, params = filter_sql(filters)
-        return self.db.execute(f"SELECT count(*) FROM files WHERE {where}", params).fetchone()[0]
+        return int(self.db.execute(f"SELECT count(*) FROM files WHERE {where}", params).fetchone()[0])
 
     def has_files(self, filters: FilterLike | None) -> bool:
         """Whether any indexed file passes ``filters`` (stops at the first)."""
@@ -168,11 +168,11 @@ class ReadQueries:
 
     def grep_candidates(self, required: list[list[str]], filters: FilterLike | None) -> list[tuple[int, str, str]]:
         """(id, path, hash) of the files the trigram index says may hold ``required``, by path."""
-        return grams.candidates(self._plain(), required, *filter_sql(filters))  # type: ignore[arg-type]
+        return grams.candidates(self._plain(), required, *filter_sql(filters))
 
     def grep_unindexed(self, filters: FilterLike | None = None) -> list[tuple[int, str, str]]:
         """(id, path, hash) of the files without text in the trigram index, by path."""
-        return grams.unindexed(self._plain(), *filter_sql(filters))  # type: ignore[arg-type]
+        return grams.unindexed(self._plain(), *filter_sql(filters))
 
     # -- definitions ------------------------------------------------------------------------------
     def file_spans(self, file_id: int, exclude_kinds: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
@@ -192,16 +192,18 @@ class ReadQueries:
             (*NOT_DEFINITIONS, *ids))
         return {int(cid): int(n) for cid, n in rows}
 
-    def file_outline(self, file_id: int, exclude_kinds: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    def file_outline(self, file_id: int,
+                     exclude_kinds: tuple[str, ...]) -> list[tuple[str, str, str, str | None, int, int, str, str]]:
         """(kind, name, qualified name, parent, start, end, signature, docstring) of the file's chunks not
         of ``exclude_kinds``."""
         return self._tuples(
             "SELECT kind, name, qualified_name, parent, start_line, end_line, signature, docstring FROM chunks "
             f"WHERE file_id = ? AND kind NOT IN ({_marks(exclude_kinds)})", (file_id, *exclude_kinds))
 
-    def scopes_by_file(self, file_ids: Iterable[int]) -> list[tuple[Any, ...]]:
+    def scopes_by_file(self, file_ids: Iterable[int]) -> list[tuple[int, int, int, str, str, str | None, str]]:
         """(file id, start, end, qualified name, kind, parent, signature) of the files' definitions."""
-        ids, out = list(file_ids), []
+        ids = list(file_ids)
+        out: list[tuple[int, int, int, str, str, str | None, str]] = []
         for start in range(0, len(ids), 900):
             part = ids[start : start + 900]
             out += self._tuples(
@@ -209,7 +211,8 @@ class ReadQueries:
                 f"WHERE file_id IN ({_marks(part)}) AND kind NOT IN ('module','window','section')", part)
         return out
 
-    def signatures_named(self, name: str, kinds: tuple[str, ...], limit: int = 20) -> list[tuple[str, str, str | None, str]]:
+    def signatures_named(self, name: str, kinds: tuple[str, ...],
+                         limit: int = 20) -> list[tuple[str, str, str | None, str]]:
         """(name, signature, parent, language) of up to ``limit`` chunks of ``kinds`` named ``name``
         (case-insensitive, through the name index: the caller compares the exact name)."""
         return self._tuples(
@@ -218,7 +221,8 @@ class ReadQueries:
 
     def defined_names(self, wanted: Iterable[str], exclude_kinds: tuple[str, ...]) -> set[str]:
         """Those of ``wanted`` that some chunk not of ``exclude_kinds`` is named."""
-        names_, out = sorted(wanted), set()
+        names_ = sorted(wanted)
+        out: set[str] = set()
         for start in range(0, len(names_), 900):
             part = names_[start : start + 900]
             rows = self.db.execute(
@@ -238,19 +242,20 @@ class ReadQueries:
         return names.go_packages(self.db, paths)
 
     # -- references (see store/refs.py) ---------------------------------------------------------
-    def ref_definitions(self) -> list[tuple[Any, ...]]:
-        return refs.definitions(self._plain())  # type: ignore[arg-type]
+    def ref_definitions(self) -> list[refs.DefinitionRow]:
+        return refs.definitions(self._plain())
 
     def ref_rows(self) -> list[tuple[int, str, str, str]]:
-        return refs.all_rows(self._plain())  # type: ignore[arg-type]
+        return refs.all_rows(self._plain())
 
-    def ref_sites(self, name: str, path_prefix: str | tuple[str, ...] | None = None) -> list[tuple[int, str, int, str, str]]:
+    def ref_sites(self, name: str,
+                  path_prefix: str | tuple[str, ...] | None = None) -> list[tuple[int, str, int, str, str]]:
         return refs.sites_of(self.db, name, path_prefix)
 
     def ref_file_sites(self, path: str) -> list[tuple[str, int, str, str]]:
         return refs.file_sites(self.db, path)
 
-    def ref_scopes(self, paths: Iterable[str]) -> dict[str, list[tuple[Any, ...]]]:
+    def ref_scopes(self, paths: Iterable[str]) -> dict[str, list[refs.ScopeRow]]:
         return refs.scopes_of(self.db, paths)
 
     def is_referenced(self, name: str, path_prefix: str | tuple[str, ...] | None = None) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from codesift.datatypes import Chunk
 
@@ -68,6 +68,6 @@ def parse_decorators(raw: str | None) -> tuple[str, ...]:
 _new = tuple.__new__
 
 
-def chunk_record(_cursor: sqlite3.Cursor, row: tuple) -> ChunkRecord:
+def chunk_record(_cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> ChunkRecord:
     """Row factory for selects of the chunk columns in ``ChunkRecord`` order (decorators as JSON)."""
     return _new(ChunkRecord, (*row[:12], parse_decorators(row[12]), *row[13:]))

@@ -23,10 +23,14 @@ CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 
 
 class _Ref(Protocol):
-    name: str
-    line: int
-    kind: str
-    qualifier: str
+    @property
+    def name(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def qualifier(self) -> str: ...
 
 
 Packed = list[tuple[str, str]]  # (name, JSON list of [line, kind, qualifier])
@@ -81,7 +85,15 @@ def is_old_layout(db: sqlite3.Connection) -> bool:
 NOT_SYMBOLS = ("module", "window", "section", "impl")  # chunks that are no definition a reference points at
 
 
-def definitions(db: sqlite3.Connection) -> list[tuple]:
+# (file id, path, name, qualified name, kind, parent, start, end, signature, language)
+DefinitionRow = tuple[int, str, str, str, str, str | None, int, int, str, str]
+# (start, end, qualified name, kind, parent, signature)
+ScopeRow = tuple[int, int, str, str, str | None, str]
+# A connection, or a cursor of one (``ReadQueries._plain``: plain tuples where the connection makes Rows).
+Queryable = sqlite3.Connection | sqlite3.Cursor
+
+
+def definitions(db: Queryable) -> list[DefinitionRow]:
     """Every definition: (file id, path, name, qualified name, kind, parent, start, end, signature, language),
     by file and line, the outer of two that start on the same line first."""
     return db.execute(
@@ -90,7 +102,7 @@ def definitions(db: sqlite3.Connection) -> list[tuple]:
         "ORDER BY file_id, start_line, end_line DESC, id", NOT_SYMBOLS).fetchall()
 
 
-def all_rows(db: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
+def all_rows(db: Queryable) -> list[tuple[int, str, str, str]]:
     """(file id, name, packed sites, path) of every reference row, grouped by name."""
     return db.execute("SELECT r.file_id, r.name, r.sites, f.path FROM refs r JOIN files f ON f.id = r.file_id "
                       "ORDER BY r.name").fetchall()
@@ -104,9 +116,9 @@ def file_sites(db: sqlite3.Connection, path: str) -> list[tuple[str, int, str, s
     return out
 
 
-def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[tuple]]:
+def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[ScopeRow]]:
     """Per path: (start, end, qualified name, kind, parent, signature) of its definitions."""
-    out: dict[str, list[tuple]] = {}
+    out: dict[str, list[ScopeRow]] = {}
     wanted = sorted(set(paths))
     for start in range(0, len(wanted), 900):
         part = wanted[start : start + 900]
@@ -114,8 +126,8 @@ def scopes_of(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, list[tu
             "SELECT f.path, c.start_line, c.end_line, c.qualified_name, c.kind, c.parent, c.signature "
             "FROM chunks c JOIN files f ON f.id = c.file_id "
             f"WHERE f.path IN ({','.join('?' * len(part))}) AND c.kind NOT IN ('module','window','section')", part)
-        for path, *scope in rows:
-            out.setdefault(path, []).append(tuple(scope))
+        for path, start_line, end_line, qualified_name, kind, parent, signature in rows:
+            out.setdefault(path, []).append((start_line, end_line, qualified_name, kind, parent, signature))
     return out
 
 

@@ -24,7 +24,8 @@ from codesift.store.records import ChunkRecord, chunk_record
 
 StoreError = sqlite3.Error  # what a failed store query raises, for callers outside store/
 
-SCHEMA_VERSION = "3"  # 2: references packed per (file, name), see store/refs.py; 3: file texts for grep (store/grams.py)
+# 2: references packed per (file, name), see store/refs.py; 3: file texts for grep (store/grams.py)
+SCHEMA_VERSION = "3"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -314,9 +315,9 @@ class MetaStore(ReadQueries):
 
     def count_embedded(self) -> int:
         """Chunks that have a vector: one probe of the vector table per chunk (~150 ms at 100k)."""
-        return self.db.execute(
+        return int(self.db.execute(
             "SELECT count(*) FROM chunks c WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.hash=c.embed_hash)"
-        ).fetchone()[0]
+        ).fetchone()[0])
 
     def counts(self, *, embedded: int | None = None) -> dict[str, int]:
         """Files, chunks, symbols and embedded chunks; pass ``embedded`` when the caller already knows it."""
@@ -367,10 +368,10 @@ class MetaStore(ReadQueries):
 
     def count_missing_embeddings(self, *, with_windows: bool = True) -> int:
         """Texts with no stored vector yet: chunks' and, ``with_windows``, their windows' (store/windows.py)."""
-        chunks = self.db.execute(
+        chunks = int(self.db.execute(
             "SELECT count(DISTINCT embed_hash) FROM chunks c "
             "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)"
-        ).fetchone()[0]
+        ).fetchone()[0])
         return chunks + (windows.count_missing(self.db) if with_windows else 0)
 
     def missing_window_embeddings(self, limit: int) -> list[tuple[str, int, int]]:
@@ -441,7 +442,8 @@ class MetaStore(ReadQueries):
             part = keys[start : start + 900]
             marks = ",".join("?" * len(part))
             for cid, blob in self.db.execute(
-                f"SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.hash = c.embed_hash WHERE c.id IN ({marks})", part
+                "SELECT c.id, v.vec FROM chunks c JOIN vectors v ON v.hash = c.embed_hash "
+                f"WHERE c.id IN ({marks})", part
             ):
                 out[pos[cid]] = np.frombuffer(blob, dtype=np.float16)
         return out

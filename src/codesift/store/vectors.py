@@ -13,8 +13,12 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from usearch.index import Index
 
 HNSW_THRESHOLD = 20_000  # below this, exact float32 dot products answer in a few ms
 
@@ -22,7 +26,7 @@ IdsFn = Callable[[], np.ndarray]  # the current ids of chunks that have a vector
 VectorsFn = Callable[[np.ndarray], np.ndarray]  # float16 vectors for the given ids, same order
 
 
-def _usearch_index():  # noqa: ANN202
+def _usearch_index() -> type[Index]:
     """usearch's ``Index`` class. onnxruntime is imported first when installed: loading usearch's
     native library before onnxruntime's crashes the process (seen with usearch 2.26 + onnxruntime
     1.32 on Linux x86_64), the other order works."""
@@ -51,7 +55,7 @@ class VectorIndex:
         self.ids = np.zeros(0, dtype=np.int64)
         self.matrix = np.zeros((0, dim), dtype=np.float16)
         self._dense: np.ndarray | None = None  # float32 copy for exact search (small indexes only)
-        self._hnsw = None
+        self._hnsw: Index | None = None
         self._pos: dict[int, int] | None = None
         self._ids_path = folder / "vector_ids.npy"
         self._mat_path = folder / "vectors.npy"
@@ -61,11 +65,12 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def _tag(self) -> dict:
+    def _tag(self) -> dict[str, object]:
         try:
-            return json.loads(self._tag_path.read_text())
+            tag = json.loads(self._tag_path.read_text())
         except (OSError, ValueError):
             return {}
+        return tag if isinstance(tag, dict) else {}
 
     def load(self, generation: int, current_ids: IdsFn, vectors_for: VectorsFn) -> None:
         """Open the snapshot for ``generation``, bringing an older one up to date incrementally."""
@@ -90,7 +95,8 @@ class VectorIndex:
             added = np.setdiff1d(now, ids, assume_unique=True)
             removed = np.asarray(ids)[~keep]
             new_ids = np.concatenate([np.asarray(ids)[keep], added])
-            new_mat = np.concatenate([np.asarray(mat)[keep], vectors_for(added)]) if len(added) else np.asarray(mat)[keep]
+            kept = np.asarray(mat)[keep]
+            new_mat = np.concatenate([kept, vectors_for(added)]) if len(added) else kept
             if len(new_ids) >= HNSW_THRESHOLD and self._hnsw_path.exists():
                 hnsw = self._patch_hnsw(removed, added, new_mat[len(new_ids) - len(added):])
         else:
@@ -114,7 +120,7 @@ class VectorIndex:
         else:
             self._dense = np.asarray(mat, dtype=np.float32)
 
-    def _patch_hnsw(self, removed: np.ndarray, added: np.ndarray, added_vecs: np.ndarray):  # noqa: ANN202
+    def _patch_hnsw(self, removed: np.ndarray, added: np.ndarray, added_vecs: np.ndarray) -> Index | None:
         index = _usearch_index().restore(str(self._hnsw_path))
         if index is None:
             return None
@@ -125,22 +131,22 @@ class VectorIndex:
         self._save_hnsw(index)
         return index
 
-    def _save_hnsw(self, index) -> None:  # noqa: ANN001
+    def _save_hnsw(self, index: Index) -> None:
         tmp = self._hnsw_path.with_name(self._hnsw_path.name + ".tmp")
         index.save(str(tmp))
         os.replace(tmp, self._hnsw_path)
 
-    def _open_hnsw(self):  # noqa: ANN202 - usearch is imported lazily
-        Index = _usearch_index()  # noqa: N806 - a class
+    def _open_hnsw(self) -> Index:
+        index_class = _usearch_index()
         if self._hnsw_path.exists():
-            index = Index.restore(str(self._hnsw_path), view=True)
-            if index is not None and len(index) == len(self.ids):
-                return index
-        index = Index(ndim=self.dim, metric="ip", dtype="f16", connectivity=16, expansion_add=64,
-                      expansion_search=96)
+            restored = index_class.restore(str(self._hnsw_path), view=True)
+            if restored is not None and len(restored) == len(self.ids):
+                return restored
+        index = index_class(ndim=self.dim, metric="ip", dtype="f16", connectivity=16, expansion_add=64,
+                            expansion_search=96)
         index.add(np.asarray(self.ids), np.asarray(self.matrix), threads=os.cpu_count() or 1)
         self._save_hnsw(index)
-        return Index.restore(str(self._hnsw_path), view=True) or index
+        return index_class.restore(str(self._hnsw_path), view=True) or index
 
     def vector_of(self, chunk_id: int) -> np.ndarray | None:
         if self._pos is None:
@@ -166,7 +172,8 @@ class VectorIndex:
             scores = block @ query
             ids = np.asarray(self.ids)[rows]
         else:
-            scores = self._dense @ query if self._dense is not None else np.asarray(self.matrix, dtype=np.float32) @ query
+            dense = self._dense if self._dense is not None else np.asarray(self.matrix, dtype=np.float32)
+            scores = dense @ query
             ids = np.asarray(self.ids)
         k = min(limit, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]

@@ -56,9 +56,9 @@ def missing(db: sqlite3.Connection, limit: int) -> list[tuple[str, int, int]]:
 
 
 def count_missing(db: sqlite3.Connection) -> int:
-    return db.execute(
+    return int(db.execute(
         "SELECT count(DISTINCT hash) FROM windows w WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = w.hash)"
-    ).fetchone()[0]
+    ).fetchone()[0])
 
 
 def count(db: sqlite3.Connection) -> tuple[int, int]:
@@ -97,8 +97,9 @@ def owners(db: sqlite3.Connection, ids: np.ndarray) -> np.ndarray:
     return np.fromiter((owner.get(int(i), -1) for i in ids), dtype=np.int64, count=len(ids))
 
 
-def _rows_in(db: sqlite3.Connection, sql: str, keys: list[int]) -> Iterable[tuple]:
-    """The rows of ``sql`` (its ``{}`` the IN list) for ``keys``, 900 at a time (SQLite's parameter limit)."""
+def _rows_in(db: sqlite3.Connection, sql: str, keys: list[int]) -> Iterable[tuple[int, bytes]]:
+    """The (id, vector) rows of ``sql`` (its ``{}`` the IN list) for ``keys``, 900 at a time
+    (SQLite's parameter limit)."""
     for start in range(0, len(keys), 900):
         part = keys[start : start + 900]
         yield from db.execute(sql.format(",".join("?" * len(part))), part)

@@ -86,7 +86,8 @@ def _is_word(ch: str) -> bool:
 
 def _call_sites(name: str, text: str) -> list[int]:
     """Offsets of ``name`` standing as a word and followed by ``(`` (or by ``<…>(``, a generic call)."""
-    out, n, size = [], len(name), len(text)
+    out: list[int] = []
+    n, size = len(name), len(text)
     at, mentions = text.find(name), 0
     while at >= 0 and len(out) <= MAX_SITES and (mentions := mentions + 1) <= 64 * MAX_SITES:
         end = at + n
@@ -122,9 +123,9 @@ def _word_before(text: str, at: int) -> str:
 
 def _arity(text: str, at: int) -> int:
     """Arguments (or parameters) between the parentheses that follow ``at``: top-level commas + 1."""
-    k = text.find("(", at)
+    start = text.find("(", at)
     depth, commas, empty = 0, 0, True
-    for k in range(k, min(len(text), k + 2000)):
+    for k in range(start, min(len(text), start + 2000)):
         ch = text[k]
         if ch in "([{<":
             depth += 1

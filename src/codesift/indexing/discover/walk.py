@@ -10,7 +10,8 @@ Two ways to list candidates:
 Both then apply the same filters: ``.codesiftignore`` files (root and nested) plus
 ``extra_ignores`` (treated as lines appended to the root ``.codesiftignore``), the index folder,
 vendored/generated trees, lockfiles, minified bundles, generated code, JavaScript compiled from TypeScript
-sources the tree also holds or a second build of it (:mod:`codesift.indexing.compiled`), size limit (:func:`size_limit`), binary sniff.
+sources the tree also holds or a second build of it (:mod:`codesift.indexing.compiled`), size limit
+(:func:`size_limit`), binary sniff.
 ``.codesiftignore`` can only exclude more: its ``!`` lines cannot re-include what git ignores.
 ``include`` patterns (:mod:`codesift.config.include`) do that: a file they match is kept although git ignores
 it, it lies in a vendored folder or its name marks it generated; ``.codesiftignore`` still wins.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codesift.parse.ref_tables.spec import RefSpec
 
 
@@ -204,7 +206,8 @@ _TS = r"""
 (function_signature name: (_) @skip)
 """
 
-_JS_COMMON = dict(
+_JS_COMMON = RefSpec(
+    query=(),  # each language's own blocks, set below
     members={"member_expression": "property"},
     store_names=frozenset({"identifier", "shorthand_property_identifier_pattern"}),
     store_containers=frozenset({"object_pattern", "array_pattern", "rest_pattern"}),
@@ -217,9 +220,9 @@ _JS_COMMON = dict(
                     "variable_declarator": "value"},
 )  # fmt: skip
 
-JAVASCRIPT = RefSpec(query=(_JS_CORE, _JS_MODULES, _JS_CLASS, _JSX), **_JS_COMMON)
-TYPESCRIPT = RefSpec(query=(_JS_CORE, _JS_MODULES, _TS), **_JS_COMMON)
-TSX = RefSpec(query=(_JS_CORE, _JS_MODULES, _TS, _JSX), **_JS_COMMON)
+JAVASCRIPT = replace(_JS_COMMON, query=(_JS_CORE, _JS_MODULES, _JS_CLASS, _JSX))
+TYPESCRIPT = replace(_JS_COMMON, query=(_JS_CORE, _JS_MODULES, _TS))
+TSX = replace(_JS_COMMON, query=(_JS_CORE, _JS_MODULES, _TS, _JSX))
 
 
 

@@ -284,16 +284,14 @@ _CPP = r"""
 (for_range_loop declarator: (_) @store)
 """
 
-_C_STORE = dict(
-    store_containers=frozenset({"parenthesized_expression", "reference_declarator",
-                                "structured_binding_declarator"}),
-)  # fmt: skip
+_C_STORE_CONTAINERS = frozenset({"parenthesized_expression", "reference_declarator",
+                                  "structured_binding_declarator"})  # fmt: skip
 
 C = RefSpec(
     query=(_C,),
     members={"field_expression": "field"},
     qualified_parents=frozenset({"field_expression"}),
-    **_C_STORE,
+    store_containers=_C_STORE_CONTAINERS,
 )
 CPP = RefSpec(
     query=(_C, _CPP),
@@ -301,7 +299,7 @@ CPP = RefSpec(
              "template_function": "name", "template_type": "name", "template_method": "name"},
     qualified_parents=frozenset({"field_expression", "qualified_identifier"}),
     member_wrappers=frozenset({"template_function", "template_type", "template_method"}),
-    **_C_STORE,
+    store_containers=_C_STORE_CONTAINERS,
 )  # fmt: skip
 
 
