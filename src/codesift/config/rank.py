@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
+
+RankValue = bool | int | float  # what every setting is: a switch, a count, a weight or a factor
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +20,8 @@ class RankSettings:
     # the leave-one-out choice for every one of them, held-out +2.4 of ~550 probes a repository (clap +15,
     # zod +6, ujson +3; thor -1, fmt -2, pythonnet -2, pasted definition lines).
     name_match_weight: float = 3.0
-    namesake_factor: float = 0.5  # identifier queries: name bonus kept by a name's other definitions (not the implementation)
+    # Identifier queries: the name bonus kept by a name's other definitions (not the implementation).
+    namesake_factor: float = 0.5
     # The same for a query of 4+ words, whose identifiers are mostly context ("where does X call Y"), not
     # the answer. bench/quality/loco.py over 1.0/0.5/0.25/0: every held-out corpus picks 0 (held-out +0.007).
     # The exact-name candidates still join the pool; a named symbol is still never merged away.
@@ -73,8 +77,10 @@ class RankSettings:
     consolidate: bool = True
     keyword_and_first: bool = False  # measured: off +0.003 / +0.003 MRR@10 (bench/quality/ablation.py)
     keyword_near: bool = False  # keyword side: consecutive query words close together score more (store/keyword.py)
-    keyword_near_weight: float = 1.0  # the near pairs' sloppy-phrase scores (shared out among the pairs), times the field boost, times this
-    keyword_prefix: bool = False  # keyword side: the query's last word also matches the terms it begins (search-as-you-type)
+    # The near pairs' sloppy-phrase scores (shared out among the pairs), times the field boost, times this.
+    keyword_near_weight: float = 1.0
+    # Keyword side: the query's last word also matches the terms it begins (search-as-you-type).
+    keyword_prefix: bool = False
     # Hybrid search leaves the vector side out until this share of chunks is embedded: a partial vector
     # list ranks only the embedded chunks and made hybrid worse than keyword-only at every coverage
     # below 0.95 measured (bench/quality/quality.py --coverage, both query sets).
@@ -117,17 +123,26 @@ class RankSettings:
     # the any-term match at this weight. bench/quality/loco.py over 0/0.3/0.6/1.0: 0.3 in 7 of 8 folds, held-out +0.003.
     abbreviation_weight: float = 0.3
     # Keyword side, sentences of 3+ words: the words that mean what a query word means (``option`` → ``flag``,
-    # ``remove`` → ``strip drop``; codesift.query.synonyms) join the any-term match at this weight. Leave one corpus out
-    # over the 18 corpora of bench/quality/quality.py and bench/quality/devset.py, 0/0.5/0.75/1.0/1.5: 1.0 in 17 folds, held-out
-    # 0.829 -> 0.844; hand-written hybrid 0.884 -> 0.890 (no language down), dev set 0.780 -> 0.805, docstring =.
+    # ``remove`` → ``strip drop``; codesift.query.synonyms) join the any-term match at this weight. Leave one
+    # corpus out over the 18 corpora of bench/quality/quality.py and bench/quality/devset.py, 0/0.5/0.75/1.0/1.5:
+    # 1.0 in 17 folds, held-out 0.829 -> 0.844; hand-written hybrid 0.884 -> 0.890 (no language down), dev set
+    # 0.780 -> 0.805, docstring =.
     synonym_weight: float = 1.0
     # Keyword side, sentences of 2+ plain words: the code terms documented code pairs with a query word
     # (``glob`` → ``pattern match``; codesift.query.translate) add their score at this weight to what the query's
     # terms matched (never a match of their own: the same ranking as letting them match, at a third of the cost).
-    # Leave one corpus out over 0/0.05/0.1/0.15/0.2/0.25/0.3 (30 corpora of bench/quality/quality.py and bench/quality/devset.py,
-    # mean of the five query sets): 0.15 in 29 folds, held-out +0.0085 (17 corpora up, 10 down); dev set 0.790 ->
-    # 0.802, terse 0.695 -> 0.705, short 0.575 -> 0.581, docstring 0.660 -> 0.667, hand-written 0.885 -> 0.884.
+    # Leave one corpus out over 0/0.05/0.1/0.15/0.2/0.25/0.3 (30 corpora of bench/quality/quality.py and
+    # bench/quality/devset.py, mean of the five query sets): 0.15 in 29 folds, held-out +0.0085 (17 corpora up,
+    # 10 down); dev set 0.790 -> 0.802, terse 0.695 -> 0.705, short 0.575 -> 0.581, docstring 0.660 -> 0.667,
+    # hand-written 0.885 -> 0.884.
     translation_weight: float = 0.15
     # The first 20 distinct results reordered by boosted trees over the signals above (rank.learned; trained by
     # train/reranker.py, whose docstring has its leave-one-corpus-out table).
     learned_rerank: bool = True
+
+    def with_values(self, **changes: RankValue) -> RankSettings:
+        """A copy with the named settings replaced: names known only at run time (a ``[rank]`` table, a
+        stage's switch), so the type checker cannot pair each value with its field. :func:`dataclasses.replace`
+        rejects an unknown name; the callers check the values' types."""
+        values: dict[str, Any] = changes
+        return replace(self, **values)

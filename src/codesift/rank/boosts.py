@@ -13,7 +13,8 @@ from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import code_start
 from codesift.query.shape import bare_name
 
-_IMPORTANT_FILE = re.compile(r"^(readme(\..*)?|__init__\.py|main\.[a-z]+|index\.[jt]sx?|config\.[a-z]+|settings\.py)$", re.I)
+_IMPORTANT_FILE = re.compile(
+    r"^(readme(\..*)?|__init__\.py|main\.[a-z]+|index\.[jt]sx?|config\.[a-z]+|settings\.py)$", re.I)
 DOC_KINDS = frozenset({"section"})
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "asciidoc", "text", "latex"})
 

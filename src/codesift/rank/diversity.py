@@ -100,7 +100,8 @@ def cap_per_file(cands: list[Candidate], max_per_file: int) -> list[Candidate]:
 def best_of_each_file_first(cands: list[Candidate]) -> list[Candidate]:
     """Each file's best candidate in score order, then the remaining candidates in score order."""
     seen: set[str] = set()
-    first, rest = [], []
+    first: list[Candidate] = []
+    rest: list[Candidate] = []
     for c in cands:
         (rest if c.path in seen else first).append(c)
         seen.add(c.path)

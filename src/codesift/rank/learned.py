@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 import numpy as np
 
@@ -32,8 +32,8 @@ from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import FUNCTION_KINDS
 
-__all__ = ["DEPTH", "FEATURES", "RankerUnavailable", "RerankRow", "Trees", "features", "load_trees", "rerank",
-           "reranker_status"]
+__all__ = ["DEPTH", "FEATURES", "ModelJson", "RankerUnavailable", "RerankRow", "TreeJson", "Trees", "features",
+           "load_trees", "rerank", "reranker_status"]
 
 DEPTH = 20  # distinct results reordered: what the model was trained on
 FEATURES: tuple[str, ...] = (
@@ -114,6 +114,23 @@ def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
     return out
 
 
+class TreeJson(TypedDict):
+    """One tree of the model file, node by node (node 0 its root): see :class:`Trees`."""
+
+    feature: list[int]
+    threshold: list[float]
+    left: list[int]
+    right: list[int]
+    value: list[float]
+
+
+class ModelJson(TypedDict):
+    """The model file (``reranker.json``): the features its trees read, in order, and the trees."""
+
+    features: list[str]
+    trees: list[TreeJson]
+
+
 @dataclass(frozen=True)
 class Trees:
     """An additive ensemble of binary trees in flat arrays, one row per tree: node ``j`` sends a row whose
@@ -127,18 +144,26 @@ class Trees:
     value: np.ndarray
     depth: int
     names: tuple[str, ...]
+    # The same arrays raveled for :meth:`predict`, the children as flat node indices (tree × width + node); set
+    # by __post_init__ from the ones above.
+    _feature: np.ndarray = field(init=False, repr=False, compare=False)
+    _threshold: np.ndarray = field(init=False, repr=False, compare=False)
+    _left: np.ndarray = field(init=False, repr=False, compare=False)
+    _right: np.ndarray = field(init=False, repr=False, compare=False)
+    _value: np.ndarray = field(init=False, repr=False, compare=False)
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """The ensemble's score of each row of ``x``."""
         n_trees, width = self.feature.shape
         # flat node indices (tree × width + node), one column per row of x
-        node = np.repeat(np.arange(n_trees) * width, x.shape[0]).reshape(n_trees, x.shape[0])
+        node: np.ndarray = np.repeat(np.arange(n_trees) * width, x.shape[0]).reshape(n_trees, x.shape[0])
         cols = x.shape[1] * np.arange(x.shape[0])[None, :]
         flat_x = x.ravel()
         for _ in range(self.depth):
             go_left = flat_x[cols + self._feature[node]] <= self._threshold[node]
             node = np.where(go_left, self._left[node], self._right[node])
-        return self._value[node].sum(axis=0)
+        scores: np.ndarray = self._value[node].sum(axis=0)  # numpy's stubs type a sum over an axis as Any
+        return scores
 
     def __post_init__(self) -> None:
         n_trees, width = self.feature.shape
@@ -148,7 +173,7 @@ class Trees:
             object.__setattr__(self, name, np.ascontiguousarray(array).ravel())
 
     @classmethod
-    def from_json(cls, data: dict) -> Trees:
+    def from_json(cls, data: ModelJson) -> Trees:
         """From ``{"features": [...], "trees": [{"feature": [...], "threshold": [...], "left": [...],
         "right": [...], "value": [...]}, ...]}``, each tree's node 0 its root."""
         names = tuple(data["features"])

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from codesift.config.rank import RankSettings
+from codesift.config.rank import RankSettings, RankValue
 from codesift.datatypes import CONTAINER_KINDS, NOT_DEFINITIONS
+from codesift.languages import is_example_path, is_test_path
 from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
@@ -42,7 +43,7 @@ class RankState:
     matches: dict[int, float]  # chunk id → how well the query names it (0–1), by the name_match stage
 
     def is_test(self, c: Candidate) -> bool:
-        return (boosts.is_test_path(c.path) or boosts.is_example_path(c.path)
+        return (is_test_path(c.path) or is_example_path(c.path)
                 or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators))
 
 
@@ -56,7 +57,7 @@ class Stage:
     name: str
     run: Run
     switch: str | None = None
-    neutral: object = False  # the switch's value that turns the stage off
+    neutral: RankValue = False  # the switch's value that turns the stage off
 
     def enabled(self, settings: RankSettings) -> bool:
         return self.switch is None or getattr(settings, self.switch) != self.neutral
@@ -65,7 +66,7 @@ class Stage:
         """``settings`` with this stage switched off."""
         if self.switch is None:
             raise ValueError(f"the {self.name} stage cannot be switched off")
-        return replace(settings, **{self.switch: self.neutral})
+        return settings.with_values(**{self.switch: self.neutral})
 
 
 # -- score: bonuses and penalties -----------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 def share(fraction: float) -> str:
     """A share as a whole percentage that never rounds to a state it is not in: 99.9 % reads "99%",
@@ -11,12 +13,12 @@ def share(fraction: float) -> str:
     return "<1%" if whole == 0 and fraction > 0 else f"{whole}%"
 
 
-def describe_embedding(status: dict[str, object]) -> str:
+def describe_embedding(status: Mapping[str, object]) -> str:
     """One phrase for the semantic side that never contradicts the counts ("ok" at 0 % did).
 
     ``embedding_status`` only says whether the model can be used; this also says how much is embedded.
     """
-    chunks, embedded = int(status.get("chunks") or 0), int(status.get("embedded") or 0)
+    chunks, embedded = _count(status, "chunks"), _count(status, "embedded")
     if status.get("embedding_status") != "ok":
         return f"unavailable, keyword search only ({embedded:,} of {chunks:,} chunks embedded)"
     if chunks == 0:
@@ -27,3 +29,11 @@ def describe_embedding(status: dict[str, object]) -> str:
         return (f"incomplete: {embedded:,} of {chunks:,} chunks embedded ({share(embedded / chunks)}); "
                 "run `codesift index` to finish")
     return f"ok, all {chunks:,} chunks embedded"
+
+
+def _count(status: Mapping[str, object], key: str) -> int:
+    """``status[key]`` as a whole number (0 when missing or None)."""
+    value = status.get(key) or 0
+    if not isinstance(value, (int, float, str)):
+        raise TypeError(f"{key} must be a count, got {value!r}")
+    return int(value)

@@ -148,7 +148,7 @@ class DenseSide:
         return self._query_pool
 
     def start(self, embedder: Embedder, filters: Filters, query: str, limit: int, *,
-                     embedded_store: bool) -> tuple[Future, DenseIndex | None, EarlyVectorRetriever | None]:
+                     embedded_store: bool) -> tuple[Future[np.ndarray], DenseIndex | None, EarlyVectorRetriever | None]:
         """Embed the query on the query thread; returns its future, the vector index (the embedded store's) and,
         for an unfiltered search of the embedded store, the vector retriever that searches on that thread too.
 

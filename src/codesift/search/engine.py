@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from codesift.store.sqlite import MetaStore
 
 Declared = Callable[[ParsedQuery], tuple[str, frozenset[tuple[str, int]]]]
 # (params, the query vector's getter or None) -> the two retrievers and notes on what they do not apply
-RemoteRetrievers = Callable[[SearchParams, "Callable[[], Any] | None"],
+RemoteRetrievers = Callable[[SearchParams, "Callable[[], np.ndarray | None] | None"],
                             tuple[tuple[Retriever, Retriever | None], list[str]]]
 
 

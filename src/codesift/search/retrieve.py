@@ -46,9 +46,9 @@ class KeywordRetriever:
 
     def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
         return self.index.search(str(query), limit, path=filters.path, languages=filters.languages,
-                                 kinds=filters.kinds, services=filters.services, and_first=self.and_first, near=self.near,
-                                 near_weight=self.near_weight, prefix=self.prefix, expansion=self.expansion,
-                                 lift=self.lift)
+                                 kinds=filters.kinds, services=filters.services, and_first=self.and_first,
+                                 near=self.near, near_weight=self.near_weight, prefix=self.prefix,
+                                 expansion=self.expansion, lift=self.lift)
 
 
 @dataclass(slots=True)

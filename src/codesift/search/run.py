@@ -263,18 +263,19 @@ def run_search(
         named = store.ids_by_name([*idents, *map(bare_name, idents)], filters)
         quals = query.qualifiers
         unknown = frozenset(q.lower() for q in quals if not store.ids_by_name([q]))
-    wants_vectors = mode in ("hybrid", "semantic") and vectors is not None
-    prefilter = getattr(vectors, "prefilter", None)
-    if wants_vectors and prefilter is not None:
+    searched = vectors if mode in ("hybrid", "semantic") else None  # the vector retriever this mode uses
+    prefilter: Callable[[Filters], object] | None = getattr(searched, "prefilter", None)
+    if prefilter is not None:
         prefilter(filters)  # a retriever that can, filters before the query vector is waited for
     rows = store.chunks_by_id(dict.fromkeys([*(cid for cid, _ in kw_hits), *named]))
     if callable(query_vector):
         query_vector = query_vector()
-    if wants_vectors and query_vector is not None:
-        vec_hits = vectors.search(query_vector, fetch, filters)  # type: ignore[union-attr]
+    if searched is not None and query_vector is not None:
+        vec_hits = searched.search(query_vector, fetch, filters)
         rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
         if params.rank.short_vector_penalty > 0 or params.rank.prose_vector_penalty > 0:
-            vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty, params.rank.prose_vector_penalty)
+            vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty,
+                                      params.rank.prose_vector_penalty)
     shape, w_kw, w_vec = shape_weights(query, params)
     fused, max_fused = fuse(kw_hits, vec_hits, k=params.rrf_k, keyword_weight=w_kw, vector_weight=w_vec)
     # Definitions named exactly like an identifier in the query join the candidates even when
