@@ -72,3 +72,12 @@ def test_rank_takes_the_parsed_query_or_its_text_alike() -> None:
     by_text, best_text = rank(cands(), text, RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
     parsed, best_parsed = rank(cands(), parse_query(text), RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
     assert [c.chunk_id for c in by_text] == [c.chunk_id for c in parsed] and best_text == best_parsed
+
+
+def test_search_explain_names_the_stages_in_order_and_those_switched_off() -> None:
+    from codesift.cli.render import stages_line
+
+    line = stages_line(RankSettings(recency=False))
+    on, _, off = line.removeprefix("ranking: ").partition(" (off: ")
+    assert on.split(" → ") == [s.name for s in STAGES if s.enabled(RankSettings(recency=False))]
+    assert "recency" in off and "recency" not in on

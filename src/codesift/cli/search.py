@@ -58,9 +58,9 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
         for note in response.notes:
             click.echo(f"note: {note}", err=True)
         return
-    from codesift.cli.render import print_results
+    from codesift.cli.render import print_results, stages_line
 
-    print_results(response, explain=explain)
+    print_results(response, explain=explain, stages=stages_line(idx.config.rank))
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
