@@ -87,8 +87,9 @@ def usages(name: str, limit: int, service: tuple[str, ...], root: str | None, as
             click.echo(f"note: {result['note']}", err=True)
     else:
         from codesift.tools.markdown.usages import render_usages
+        from codesift.tools.payloads import UsagesPage
 
-        payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
+        payload: UsagesPage = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
         click.echo(render_usages(payload, max_chars=10**9).text)
     if not result["usages"] or result.get("source") == "semantic_guess":
         sys.exit(1)  # as grep does: no reference found (semantic guesses are not references)

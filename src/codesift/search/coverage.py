@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 def share(fraction: float) -> str:
     """A share as a whole percentage that never rounds to a state it is not in: 99.9 % reads "99%",
@@ -11,7 +13,7 @@ def share(fraction: float) -> str:
     return "<1%" if whole == 0 and fraction > 0 else f"{whole}%"
 
 
-def describe_embedding(status: dict[str, object]) -> str:
+def describe_embedding(status: Mapping[str, object]) -> str:
     """One phrase for the semantic side that never contradicts the counts ("ok" at 0 % did).
 
     ``embedding_status`` only says whether the model can be used; this also says how much is embedded.
