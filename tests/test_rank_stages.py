@@ -11,21 +11,15 @@ from codesift.rank import Candidate, RankSettings, rank
 from codesift.rank import pipeline
 from codesift.rank.pipeline import STAGES, stage
 from codesift.text.tokens import tokenize
+from test_rank_pipeline import UNIT
+from test_rank_pipeline import cands as pipeline_cands
 
-UNIT = 1 / 61
 
 
 def cands() -> list[Candidate]:
-    return [
-        Candidate(1, "src/cookies.py", "get", "RequestsCookieJar.get", "method", "python", 10, 12,
-                  "def get(self):\n    return self.jar  # RequestsCookieJar", score=2 * UNIT),
-        Candidate(2, "tests/test_cookies.py", "test_jar", "test_jar", "function", "python", 1, 5,
-                  "def test_jar():\n    RequestsCookieJar()" + " " * 60, score=1.5 * UNIT),
-        Candidate(3, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
-                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=1.0 * UNIT),
-        Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
-                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT),
-    ]
+    """test_rank_pipeline's three candidates and a second definition of the class (a namesake)."""
+    three = pipeline_cands()
+    return [*three, replace(three[2], chunk_id=4, score=0.9 * UNIT)]
 
 
 def test_stage_names_are_unique_and_each_switch_is_a_rank_setting() -> None:
