@@ -18,8 +18,9 @@ from test_rank_pipeline import cands as pipeline_cands
 
 def cands() -> list[Candidate]:
     """test_rank_pipeline's three candidates and a second definition of the class (a namesake)."""
-    return [*pipeline_cands(), Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python",
-                                         1, 40, "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT)]
+    twin = Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
+                     "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT)
+    return [*pipeline_cands(), twin]
 
 
 def test_stage_names_are_unique_and_each_switch_is_a_rank_setting() -> None:
