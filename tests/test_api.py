@@ -10,24 +10,24 @@ def _top(response):
     return r.path, r.qualified_name, r.start_line
 
 
-def test_identifier_query_finds_definition_line(index):
+def test_identifier_query_finds_definition_line(shared_index):
     for mode in ("hybrid", "keyword"):
-        res = index.search("rebuild_auth", mode=mode)
+        res = shared_index.search("rebuild_auth", mode=mode)
         assert _top(res) == ("src/http/sessions.py", "SessionRedirectMixin.rebuild_auth", 14)
 
 
-def test_natural_language_query_hybrid_and_semantic(index):
+def test_natural_language_query_hybrid_and_semantic(shared_index):
     for mode in ("hybrid", "semantic"):
-        res = index.search("follow redirects and drop credentials", mode=mode, limit=3)
+        res = shared_index.search("follow redirects and drop credentials", mode=mode, limit=3)
         assert res.embedding_status == "ok"
         assert "src/http/sessions.py" in {r.path for r in res.results}
-    res = index.search("parse json request body", limit=3)
+    res = shared_index.search("parse json request body", limit=3)
     assert res.results[0].path == "web/server.js"
     assert res.results[0].language == "javascript"
 
 
-def test_results_carry_contract_fields_and_normalised_scores(index):
-    res = index.search("cookie jar", limit=5)
+def test_results_carry_contract_fields_and_normalised_scores(shared_index):
+    res = shared_index.search("cookie jar", limit=5)
     assert res.results
     for r in res.results:
         assert not os.path.isabs(r.path) and "\\" not in r.path
@@ -37,20 +37,20 @@ def test_results_carry_contract_fields_and_normalised_scores(index):
     assert [r.score for r in res.results] == sorted((r.score for r in res.results), reverse=True)
 
 
-def test_filters_apply_in_both_retrievers(index):
+def test_filters_apply_in_both_retrievers(shared_index):
     for mode in ("hybrid", "keyword", "semantic"):
-        res = index.search("redirects", mode=mode, path="tests/")
+        res = shared_index.search("redirects", mode=mode, path="tests/")
         assert res.results and all(r.path.startswith("tests/") for r in res.results)
-        res = index.search("parse body", mode=mode, language="javascript")
+        res = shared_index.search("parse body", mode=mode, language="javascript")
         assert res.results and all(r.language == "javascript" for r in res.results)
-        res = index.search("cookie", mode=mode, kind="class")
+        res = shared_index.search("cookie", mode=mode, kind="class")
         assert res.results and all(r.kind == "class" for r in res.results)
-        res = index.search("session", mode=mode, path="**/*.py", kind="method,function")
+        res = shared_index.search("session", mode=mode, path="**/*.py", kind="method,function")
         assert all(r.path.endswith(".py") and r.kind in {"method", "function"} for r in res.results)
 
 
-def test_no_duplicate_locations(index):
-    res = index.search("redirect", limit=50)
+def test_no_duplicate_locations(shared_index):
+    res = shared_index.search("redirect", limit=50)
     keys = [(r.path, r.start_line, r.end_line) for r in res.results]
     assert len(keys) == len(set(keys))
 
@@ -82,6 +82,7 @@ def test_touch_without_content_change_reparses_nothing(index, repo):
     assert stats.files_parsed == 0 and stats.embedded == 0
 
 
+@pytest.mark.model
 def test_keyword_only_when_embeddings_disabled(repo, monkeypatch):
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     with Index(repo) as idx:
@@ -120,6 +121,7 @@ def test_a_model_change_drops_the_old_vectors_and_the_next_update_re_embeds(inde
         assert again.search("where are redirects followed").mode == "hybrid"
 
 
+@pytest.mark.model
 def test_a_query_tower_searches_an_index_embedded_by_the_base_model_as_it_is(repo, monkeypatch, tmp_path):
     """A query tower (CODESIFT_QUERY_MODEL_PATH) answers queries in the base model's document space:
     switching to it re-embeds nothing, and status names it."""
@@ -177,11 +179,11 @@ def test_vectors_of_texts_edited_away_are_pruned(index, repo):
     assert before - vector_hashes()
 
 
-def test_keyword_index_rebuilt_after_crash_between_commits(index, repo):
-    index.keyword.clear()
-    index.keyword.commit()
-    index.store.set_meta("keyword_dirty", "1")
-    index.store.db.commit()
+def test_keyword_index_rebuilt_after_crash_between_commits(keyword_index, repo):
+    keyword_index.keyword.clear()
+    keyword_index.keyword.commit()
+    keyword_index.store.set_meta("keyword_dirty", "1")
+    keyword_index.store.db.commit()
     with Index(repo) as again:
         again.update(embed=False)
         assert again.search("rebuild_auth", mode="keyword").results[0].name == "rebuild_auth"
@@ -215,14 +217,14 @@ def test_a_question_for_references_points_to_usages(keyword_index):
     assert not any("usages" in n for n in keyword_index.search("where are cookies used", mode="keyword").notes)
 
 
-def test_bad_arguments(index):
+def test_bad_arguments(shared_index):
     with pytest.raises(ValueError):
-        index.search("x", mode="fuzzy")
+        shared_index.search("x", mode="fuzzy")
     with pytest.raises(ValueError):
-        index.search("x", limit=0)
+        shared_index.search("x", limit=0)
     with pytest.raises(ValueError, match="the query is empty"):  # as on the CLI and MCP (codesift.limits)
-        index.search("   ")
-    assert index.search("\x00\x01 ((( AND").results is not None
+        shared_index.search("   ")
+    assert shared_index.search("\x00\x01 ((( AND").results is not None
 
 
 def test_missing_and_non_directory_roots(tmp_path):
@@ -245,7 +247,7 @@ def test_status_reports_counts_languages_and_skips(index, repo):
     assert status["last_update"] is not None
 
 
-def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkeypatch):
+def test_failing_file_is_quarantined_after_repeated_failures(keyword_index, repo, monkeypatch):
     from codesift.indexing import indexer
 
     bad = repo / "src/http/broken.py"
@@ -259,20 +261,21 @@ def test_failing_file_is_quarantined_after_repeated_failures(index, repo, monkey
     real = indexer.parse_file
     monkeypatch.setattr(indexer, "parse_file", boom)
     for attempt in range(indexer.QUARANTINE_AFTER):
-        stats = index.update()
+        stats = keyword_index.update()
         assert stats.warnings.get("parse_error") == 1, attempt
-    stats = index.update()
+    stats = keyword_index.update()
     assert "parse_error" not in stats.warnings and stats.skipped.get("quarantined") == 1
-    status = index.status()
+    status = keyword_index.status()
     quarantined = status["quarantined"]
     assert "src/http/broken.py" in quarantined and "parser exploded" in quarantined["src/http/broken.py"]
     bad.write_text("def broken_fixed():\n    pass\n")  # a changed file is tried again
     monkeypatch.setattr(indexer, "parse_file", real)
-    index.update()
-    assert index.find_symbol("broken_fixed", exact=True)
-    assert index.status()["quarantined"] == {}
+    keyword_index.update()
+    assert keyword_index.find_symbol("broken_fixed", exact=True)
+    assert keyword_index.status()["quarantined"] == {}
 
 
+@pytest.mark.model
 def test_embed_threshold_never_stalls_a_search_on_a_whole_tree(repo, tmp_path, monkeypatch):
     monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "empty-cache"))  # nothing to fill from
     with Index(repo) as idx:
@@ -311,6 +314,7 @@ def test_a_parser_change_reparses_unchanged_files_once(index, monkeypatch):
     assert index.update().files_parsed == 0
 
 
+@pytest.mark.model
 def test_partly_embedded_tree_answers_hybrid_with_keyword_ranking(repo):
     from codesift import Index
 
@@ -345,7 +349,7 @@ def test_a_name_defined_twice_lists_the_other_definition(tmp_path, monkeypatch):
         assert "**Also defined:** `types.ts:1 interface loadConfig`" in render_search(payload).text
 
 
-def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(index, monkeypatch):
+def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(shared_index, monkeypatch):
     """An unfiltered search runs the vector index on the query thread; skipping that changes nothing."""
     from codesift.search.retrieve import EarlyVectorRetriever
 
@@ -353,13 +357,14 @@ def test_vector_search_on_the_query_thread_ranks_as_on_the_callers(index, monkey
     original = EarlyVectorRetriever.run
     monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: (ran.append(1), original(self, vector)))
     queries = ("follow redirects and drop credentials", "cookie jar", "parse json request body")
-    early = [[(r.path, r.start_line, r.score) for r in index.search(q, limit=5).results] for q in queries]
+    early = [[(r.path, r.start_line, r.score) for r in shared_index.search(q, limit=5).results] for q in queries]
     assert len(ran) == len(queries)
     monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: None)
-    late = [[(r.path, r.start_line, r.score) for r in index.search(q, limit=5).results] for q in queries]
+    late = [[(r.path, r.start_line, r.score) for r in shared_index.search(q, limit=5).results] for q in queries]
     assert early == late and all(early)
     monkeypatch.setattr(EarlyVectorRetriever, "run", lambda self, vector: (ran.append(1), original(self, vector)))
-    assert index.search("cookie jar", limit=5, kind="class").results  # filtered: searched on the caller's thread
+    # filtered: searched on the caller's thread
+    assert shared_index.search("cookie jar", limit=5, kind="class").results
     assert len(ran) == len(queries)
 
 
@@ -385,6 +390,7 @@ def test_long_chunks_are_searched_by_their_best_window(index, repo):
                                       "WHERE c.id IS NULL").fetchone()
 
 
+@pytest.mark.model
 def test_embed_windows_off_embeds_chunks_only(repo):
     (repo / "codesift.toml").write_text("embed_windows = false\n")
     from codesift.store.vectors import VectorIndex

@@ -2,6 +2,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 from codesift.cli.app import main
@@ -12,6 +13,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 run = run_cli
 
 
+@pytest.mark.model
 def test_index_then_search_json_contract(repo):
     result = run("index", str(repo), "--json")
     assert result.exit_code == 0, result.output
@@ -27,6 +29,7 @@ def test_index_then_search_json_contract(repo):
     assert (first["path"], first["start_line"]) == ("src/http/sessions.py", 14)
 
 
+@pytest.mark.model
 def test_human_output_and_status(repo):
     assert run("index", str(repo), "-q").exit_code == 0
     result = run("search", "cookie jar", "--root", str(repo))
@@ -64,6 +67,7 @@ def test_every_command_is_documented_in_readme():
         assert re.search(rf"`codesift {name}\b", text), f"command {name!r} missing from README.md"
 
 
+@pytest.mark.model
 def test_search_explain_and_threshold(repo):
     assert run("index", str(repo), "-q").exit_code == 0
     result = run("search", "RequestsCookieJar", "--json", "--explain", "--root", str(repo))
@@ -79,6 +83,7 @@ def test_search_explain_and_threshold(repo):
     assert run("search", "x", "--threshold", "2", "--root", str(repo)).exit_code == 2
 
 
+@pytest.mark.model
 def test_an_index_of_another_model_searches_by_keywords_until_index_re_embeds_it(repo, monkeypatch):
     assert run("index", str(repo), "-q").exit_code == 0
     import sqlite3
@@ -97,6 +102,7 @@ def test_an_index_of_another_model_searches_by_keywords_until_index_re_embeds_it
     assert status["model"] != "another-model" and status["coverage"] == 1.0
 
 
+@pytest.mark.model
 def test_query_starting_with_dashes_is_a_query(repo):
     assert run("index", str(repo), "-q").exit_code == 0
     result = run("search", "--cookie jar", "--json", "--root", str(repo))
@@ -105,8 +111,9 @@ def test_query_starting_with_dashes_is_a_query(repo):
     assert run("search", "x", "--limit", "0", "--root", str(repo)).exit_code == 2  # real options still checked
 
 
-def test_symbol_finds_definitions_like_the_api(repo):
+def test_symbol_finds_definitions_like_the_api(repo, monkeypatch):
     """`codesift symbol` is find_symbol on the command line: exact, prefix, camel-hump, substring."""
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")  # names only: no vectors needed
     assert run("index", str(repo), "-q", "--no-embed").exit_code == 0
     result = run("symbol", "RCJ", "--root", str(repo), "--no-update")
     assert result.exit_code == 0, result.output

@@ -27,6 +27,7 @@ def long_repo(repo):
     return repo
 
 
+@pytest.mark.subprocess
 def test_piped_search_output_keeps_long_lines_whole(long_repo, monkeypatch):
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     monkeypatch.delenv("COLUMNS", raising=False)
@@ -64,6 +65,7 @@ def test_describe_embedding_matches_the_counts():
     assert say("keyword_only", embedded=4) == "unavailable, keyword search only (4 of 10 chunks embedded)"
 
 
+@pytest.mark.model
 def test_status_wording_follows_the_real_state(repo):
     result = CliRunner().invoke(main, ["index", str(repo), "-q", "--no-embed"])
     assert result.exit_code == 0, result.output
@@ -106,6 +108,7 @@ def test_rate_is_shown_only_over_a_real_interval():
     assert meter.text("parse", 6200, "files/s") == "1,000 files/s"
 
 
+@pytest.mark.model
 def test_progress_starts_each_stage_at_zero(repo):
     calls = []
     with Index(repo) as idx:

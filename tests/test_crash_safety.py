@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess  # every test runs `codesift` in child processes
+
 SEED = 20261130
 N_FILES = 240
 KILL_BATCH = 25
@@ -251,6 +253,7 @@ def test_sigkill_at_random_moments_then_resume_equals_a_clean_run(tmp_path: Path
         assert idx.search("func_8_1").results[0].qualified_name == "func_8_1"
 
 
+@pytest.mark.model
 def test_sigkill_while_embedding_then_resume(tmp_path: Path) -> None:
     """The real embedder on a small tree: kills while the model loads and between embedding batches."""
     ref_root = make_corpus(tmp_path / "ref", 6)

@@ -97,6 +97,7 @@ def test_sampled_estimate_extrapolates_per_language(tmp_path: Path, monkeypatch:
     assert abs(est["chunks"] - real) <= 0.2 * real
 
 
+@pytest.mark.model
 def test_embedding_time_is_measured_with_the_real_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CODESIFT_EMBEDDER")
     emb = dry_run(write_repo(tmp_path / "t"))["estimate"]["embedding"]

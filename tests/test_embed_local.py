@@ -14,6 +14,7 @@ def cache(tmp_path, monkeypatch):
     return tmp_path / "cache" / "models"
 
 
+@pytest.mark.model
 def test_optimized_graph_is_cached_and_gives_the_same_vectors(cache):
     from codesift.embed.local import MiniLMEmbedder
 
@@ -26,6 +27,7 @@ def test_optimized_graph_is_cached_and_gives_the_same_vectors(cache):
     assert np.allclose(first.embed_query("redirect"), again.embed_query("redirect"), atol=1e-6)
 
 
+@pytest.mark.model
 def test_a_damaged_cached_graph_is_replaced(cache):
     from codesift.embed.local import MiniLMEmbedder
 
@@ -37,6 +39,7 @@ def test_a_damaged_cached_graph_is_replaced(cache):
     assert saved.stat().st_size > 1000  # rewritten by the fresh optimization
 
 
+@pytest.mark.model
 def test_unwritable_cache_folder_still_loads(tmp_path, monkeypatch):
     from codesift.embed.local import MiniLMEmbedder
 
@@ -55,6 +58,7 @@ def test_missing_model_names_the_fix(tmp_path, monkeypatch):
     assert "pip install" in err.value.fix
 
 
+@pytest.mark.model
 def test_release_batch_drops_the_document_session_until_the_next_batch(cache):
     from codesift.embed.local import MiniLMEmbedder
 
@@ -67,6 +71,7 @@ def test_release_batch_drops_the_document_session_until_the_next_batch(cache):
     assert np.allclose(embedder.embed(TEXTS), first, atol=1e-6)  # made again on demand
 
 
+@pytest.mark.model
 def test_failing_to_save_the_optimized_graph_still_loads_the_model(cache, monkeypatch):
     import codesift.embed.local as local
 
@@ -75,6 +80,7 @@ def test_failing_to_save_the_optimized_graph_still_loads_the_model(cache, monkey
     assert list(cache.iterdir()) == []  # nothing half-written is left behind
 
 
+@pytest.mark.model
 def test_half_written_saves_of_dead_processes_are_removed(cache):
     import os
     import time
@@ -106,6 +112,7 @@ def test_an_unknown_local_model_names_the_choices(monkeypatch):
     assert "codebert" in err.value.reason and "minilm" in err.value.fix
 
 
+@pytest.mark.model
 def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
     """Another file under a known model's id would mix two models' vectors in indexes and the cache."""
     import shutil
@@ -121,6 +128,7 @@ def test_a_model_file_override_gets_its_own_id(tmp_path, monkeypatch):
     assert embedder.model_id not in {m.model_id for m in LOCAL_MODELS.values()}
 
 
+@pytest.mark.model
 def test_a_query_model_override_gets_its_own_id_and_answers_queries_only(tmp_path, monkeypatch):
     import shutil
 

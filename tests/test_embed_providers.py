@@ -60,7 +60,8 @@ class Server:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        # a short poll interval: shutdown() waits for one (0.5 s by default) in every test
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
     def close(self):
         self.httpd.shutdown()
@@ -138,6 +139,7 @@ def test_index_degrades_to_keyword_only_and_recovers(server, repo, monkeypatch):
         assert idx.search("later_symbol", mode="semantic").embedding_status == "ok"
 
 
+@pytest.mark.model
 def test_a_provider_switch_re_embeds_with_the_new_model(server, repo, monkeypatch):
     with Index(repo) as idx:
         idx.update()

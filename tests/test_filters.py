@@ -104,7 +104,8 @@ def test_absent_path_notes_only_for_a_path_nothing_matches():
     assert note.startswith("no indexed file matches path 'scr/'; top-level folders: src/, docs/ (")
 
 
-def test_cli_one_line_and_exit_2_for_a_filter_that_cannot_match(repo):
+def test_cli_one_line_and_exit_2_for_a_filter_that_cannot_match(repo, monkeypatch):
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")  # filter checks only: no vectors needed
     assert run("index", str(repo), "-q", "--no-embed").exit_code == 0
     ok = run("search", "redirect", "--json", "--mode", "keyword", "--lang", "PY", "--kind", "func",
              "--path", str(repo / "src"), "--root", str(repo), "--no-update")

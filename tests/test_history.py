@@ -233,6 +233,7 @@ def test_mcp_tools_registered_and_answer(history: Index) -> None:
     assert bad.is_error and bad.content[0].text.startswith("get_commit: no commit")
 
 
+@pytest.mark.model
 def test_hybrid_with_the_real_model(git_repo: Path, monkeypatch) -> None:
     monkeypatch.delenv("CODESIFT_EMBEDDER")
     with Index(git_repo) as idx:

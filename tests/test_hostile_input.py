@@ -475,6 +475,7 @@ def cli(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, err
 
 
+@pytest.mark.subprocess
 def test_cli_indexes_the_corpus_without_a_traceback(ctx: Ctx, tmp_path: Path) -> None:
     root = build_corpus(tmp_path / "corpus")
     env = dict(os.environ, CODESIFT_EMBEDDER="none", COLUMNS="200")

@@ -17,7 +17,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from codesift import Index  # noqa: E402
-from conftest import http_server, write_repo  # noqa: E402
+from conftest import http_server, marks_users, write_repo  # noqa: E402
 
 TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
          "summarize_matches", "index_status", "list_sources"}
@@ -90,6 +90,7 @@ async def stdio_scenario(repo: Path, errlog) -> dict:
 
 
 @pytest.fixture(scope="module")
+@marks_users("subprocess", "model")  # `codesift serve` embeds with the real model
 def session_results(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("mcp")
     repo = write_repo(tmp / "repo")
@@ -215,6 +216,7 @@ def test_find_usages(session_results):
     assert result.structured_content["results"][0]["kind"] in {"reference", "call"}
 
 
+@pytest.mark.model
 def test_keyword_search_works_while_embedding_is_pending(repo):
     """In-process, embedding off: hybrid search answers from keywords and reports the coverage."""
     from mcp import Client
@@ -239,6 +241,7 @@ def test_keyword_search_works_while_embedding_is_pending(repo):
     assert result.structured_content["coverage"] == 0.0
 
 
+@pytest.mark.model  # the server embeds with the real model (http_server marks it subprocess)
 def test_streamable_http(repo, tmp_path):
     with http_server(repo, tmp_path / "server.log") as port:
         async def scenario():
@@ -275,6 +278,7 @@ def test_serve_watch_applies_file_changes_without_a_call(repo):
         service.close()
 
 
+@pytest.mark.model
 def test_index_status_gives_embedding_rate_and_eta_while_embedding(repo):
     import threading
 

@@ -248,6 +248,7 @@ def test_memory_mode_is_filled_in_every_process(repo: Path, qdrant_env: Path, mo
             assert idx.search("RequestsCookieJar", mode="keyword").results[0].name == "RequestsCookieJar"
 
 
+@pytest.mark.slow  # five commands, each after a full gc.collect() (the local-mode folder lock)
 def test_cli_index_search_status_on_qdrant(repo: Path, qdrant_env: Path) -> None:
     import json
 

@@ -151,6 +151,7 @@ def parity_env(tmp_path: Path, monkeypatch):
     shutil.rmtree(tmp_path / "qdrant", ignore_errors=True)
 
 
+@pytest.mark.model
 def test_same_top5_in_keyword_and_hybrid_mode(parity_env) -> None:
     embedded_root, qdrant_root, use_qdrant = parity_env
     want: dict[tuple[str, str], list] = {}

@@ -157,6 +157,7 @@ def test_index_still_writes_and_a_missing_service_is_a_writer(keyword_writer, mo
     assert (checkout / ".codesift" / "meta.db").is_file()
 
 
+@pytest.mark.model
 def test_reader_with_the_model_and_a_mismatch(tmp_path: Path, monkeypatch) -> None:
     checkout, folder = _writer(tmp_path, monkeypatch, "local")
     monkeypatch.delenv("CODESIFT_EMBEDDER")

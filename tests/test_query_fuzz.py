@@ -25,7 +25,7 @@ from codesift.limits import MAX_NAME_CHARS
 from codesift.search.run import MODES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conftest import write_repo  # noqa: E402
+from conftest import marks_users, write_repo  # noqa: E402
 
 HOSTILE_QUERIES: dict[str, str] = {
     "NUL only": "\x00",
@@ -63,6 +63,7 @@ LIMIT = 10
 
 
 @pytest.fixture(scope="module")
+@marks_users("model")
 def index(tmp_path_factory: pytest.TempPathFactory):
     root = write_repo(tmp_path_factory.mktemp("fuzz") / "repo")
     (root / "web" / "glob[x].js").write_text("// Render the bracket page.\nfunction renderBracketPage() {}\n")
@@ -285,6 +286,7 @@ def test_cli_bad_options_are_usage_errors(index: Index, args: list[str]) -> None
     assert len(errors) == 1, err
 
 
+@pytest.mark.subprocess
 def test_cli_undecodable_argument_bytes(index: Index) -> None:
     """Bytes that are not UTF-8 arrive as surrogate escapes: they are searched as U+FFFD, not a traceback."""
     env = dict(os.environ, CODESIFT_EMBEDDER="none")
@@ -327,6 +329,7 @@ def test_bracket_path_filter_means_the_same_in_every_mode(index: Index) -> None:
     assert got["keyword"] == got["semantic"], got
 
 
+@pytest.mark.subprocess
 def test_huge_limit_does_not_abort_the_process(tmp_path: Path) -> None:
     root = write_repo(tmp_path / "repo")
     code = textwrap.dedent(f"""

@@ -11,21 +11,16 @@ from codesift.rank import Candidate, RankSettings, rank
 from codesift.rank import pipeline
 from codesift.rank.pipeline import STAGES, stage
 from codesift.text.tokens import tokenize
+from test_rank_pipeline import UNIT
+from test_rank_pipeline import cands as pipeline_cands
 
-UNIT = 1 / 61
 
 
 def cands() -> list[Candidate]:
-    return [
-        Candidate(1, "src/cookies.py", "get", "RequestsCookieJar.get", "method", "python", 10, 12,
-                  "def get(self):\n    return self.jar  # RequestsCookieJar", score=2 * UNIT),
-        Candidate(2, "tests/test_cookies.py", "test_jar", "test_jar", "function", "python", 1, 5,
-                  "def test_jar():\n    RequestsCookieJar()" + " " * 60, score=1.5 * UNIT),
-        Candidate(3, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
-                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=1.0 * UNIT),
-        Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
-                  "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT),
-    ]
+    """test_rank_pipeline's three candidates and a second definition of the class (a namesake)."""
+    twin = Candidate(4, "src/cookies.py", "RequestsCookieJar", "RequestsCookieJar", "class", "python", 1, 40,
+                     "class RequestsCookieJar:\n" + "    pass\n" * 60, score=0.9 * UNIT)
+    return [*pipeline_cands(), twin]
 
 
 def test_stage_names_are_unique_and_each_switch_is_a_rank_setting() -> None:
@@ -72,3 +67,12 @@ def test_rank_takes_the_parsed_query_or_its_text_alike() -> None:
     by_text, best_text = rank(cands(), text, RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
     parsed, best_parsed = rank(cands(), parse_query(text), RankSettings(), rrf_unit=UNIT, max_fused=2 * UNIT, now=0.0)
     assert [c.chunk_id for c in by_text] == [c.chunk_id for c in parsed] and best_text == best_parsed
+
+
+def test_search_explain_names_the_stages_in_order_and_those_switched_off() -> None:
+    from codesift.cli.render import stages_line
+
+    line = stages_line(RankSettings(recency=False))
+    on, _, off = line.removeprefix("ranking: ").partition(" (off: ")
+    assert on.split(" → ") == [s.name for s in STAGES if s.enabled(RankSettings(recency=False))]
+    assert "recency" in off and "recency" not in on

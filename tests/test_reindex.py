@@ -182,6 +182,7 @@ def test_post_reindex_needs_the_token_on_a_real_server(repo, tmp_path):
     assert lines[-1]["event"] == "done" and lines[-1]["files"] == 5
 
 
+@pytest.mark.model
 def test_reindex_embeds_in_place_of_the_background_worker(repo):
     """With the model: the reindex takes the background worker's place (one embedder) and embeds the new code."""
     from codesift.server.service import IndexService

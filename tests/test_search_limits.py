@@ -49,14 +49,15 @@ def source_index(tmp_path_factory):
         yield idx
 
 
+@pytest.mark.slow  # with ../shared, its bench queries too (hundreds): ~20 s
 def test_keyword_results_for_any_limit_are_the_head_of_fifty(source_index):
     for query in _queries():
         _assert_heads(source_index, query, "keyword")
 
 
-def test_hybrid_results_for_any_limit_are_the_head_of_fifty(index):
+def test_hybrid_results_for_any_limit_are_the_head_of_fifty(shared_index):
     for query in _queries()[:60]:
-        _assert_heads(index, query, "hybrid")
+        _assert_heads(shared_index, query, "hybrid")
 
 
 def test_merged_passages_name_the_main_symbol_and_count_the_nearby_ones(tmp_path):

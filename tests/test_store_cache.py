@@ -2,6 +2,7 @@ import shutil
 
 import numpy as np
 import pytest
+from conftest import marks_users
 
 from codesift import Index
 from codesift.config.settings import Config
@@ -27,6 +28,7 @@ def test_unusable_cache_location_is_ignored(tmp_path):
 
 
 @pytest.fixture
+@marks_users("model")
 def clone(repo, tmp_path, monkeypatch):
     """A copy of ``repo`` (no index) after ``repo`` was indexed and embedded into a fresh machine-wide cache."""
     monkeypatch.setenv("CODESIFT_CACHE_DIR", str(tmp_path / "shared"))

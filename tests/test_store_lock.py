@@ -15,6 +15,7 @@ def test_second_writer_is_refused_with_the_holder_pid(tmp_path):
         pass
 
 
+@pytest.mark.subprocess
 def test_lock_of_a_killed_process_is_not_stale(tmp_path):
     code = textwrap.dedent(f"""
         import os, sys, time

@@ -97,6 +97,7 @@ def test_empty_index(tmp_path):
     assert index.search(np.ones(8, dtype=np.float32), 5) == []
 
 
+@pytest.mark.subprocess
 def test_usearch_then_onnxruntime_in_one_process(tmp_path):
     """Regression: usearch's native library loaded before onnxruntime's used to crash the process."""
     import subprocess

@@ -5,27 +5,28 @@ import pytest
 from codesift.tools.context import ContextError
 
 
-def test_find_symbol_exact_prefix_hump_substring(index):
-    exact = index.find_symbol("rebuild_auth", exact=True)
+def test_find_symbol_exact_prefix_hump_substring(keyword_index):
+    exact = keyword_index.find_symbol("rebuild_auth", exact=True)
     assert [(s["qualified_name"], s["start_line"], s["match"]) for s in exact] == [
         ("SessionRedirectMixin.rebuild_auth", 14, "exact")]
-    assert index.find_symbol("SessionRedirectMixin.rebuild_auth", exact=True)[0]["name"] == "rebuild_auth"
-    assert index.find_symbol("Mixin.rebuild_auth", exact=True) == []
+    assert keyword_index.find_symbol("SessionRedirectMixin.rebuild_auth", exact=True)[0]["name"] == "rebuild_auth"
+    assert keyword_index.find_symbol("Mixin.rebuild_auth", exact=True) == []
     for spelled in ("SessionRedirectMixin::rebuild_auth", "SessionRedirectMixin#rebuild_auth",
                     "SessionRedirectMixin->rebuild_auth"):  # Rust/C++, Ruby, PHP qualifier syntax
-        assert index.find_symbol(spelled, exact=True)[0]["qualified_name"] == "SessionRedirectMixin.rebuild_auth"
-    prefix = index.find_symbol("resolve_")
+        found = keyword_index.find_symbol(spelled, exact=True)
+        assert found[0]["qualified_name"] == "SessionRedirectMixin.rebuild_auth"
+    prefix = keyword_index.find_symbol("resolve_")
     assert prefix[0]["name"] == "resolve_redirects" and prefix[0]["match"] == "prefix"
-    hump = index.find_symbol("RCJ")
+    hump = keyword_index.find_symbol("RCJ")
     assert hump[0]["name"] == "RequestsCookieJar" and hump[0]["match"] == "camel_hump"
-    sub = index.find_symbol("cookiejar")
+    sub = keyword_index.find_symbol("cookiejar")
     assert {s["name"] for s in sub} == {"RequestsCookieJar"} and sub[0]["match"] == "substring"
-    assert index.find_symbol("get", kind="method")[0]["qualified_name"] == "RequestsCookieJar.get"
-    assert index.find_symbol("get", kind="class") == []
+    assert keyword_index.find_symbol("get", kind="method")[0]["qualified_name"] == "RequestsCookieJar.get"
+    assert keyword_index.find_symbol("get", kind="class") == []
     # case aside in the lookup, the spelling as typed first among the exact matches
-    assert [s["name"] for s in index.find_symbol("requestscookiejar", exact=True)] == ["RequestsCookieJar"]
+    assert [s["name"] for s in keyword_index.find_symbol("requestscookiejar", exact=True)] == ["RequestsCookieJar"]
     with pytest.raises(ValueError, match="the name is empty"):  # as on the CLI and MCP (codesift.limits)
-        index.find_symbol("")
+        keyword_index.find_symbol("")
 
 
 def test_find_symbol_puts_the_spelling_as_typed_first(tmp_path, monkeypatch):
@@ -70,90 +71,92 @@ def test_find_symbol_finds_a_short_name_with_a_typo_near_its_end(tmp_path, monke
         assert not any("close names" in n for n in idx.search("consle table", mode="keyword").notes)
 
 
-def test_find_symbol_follows_edits(index, repo):
+def test_find_symbol_follows_edits(keyword_index, repo):
     f = repo / "src/http/cookies.py"
     f.write_text(f.read_text().replace("RequestsCookieJar", "SessionCookieJar"))
-    index.update()
-    assert index.find_symbol("RequestsCookieJar", exact=True) == []
-    assert index.find_symbol("SessionCookieJar", exact=True)[0]["start_line"] == 1
+    keyword_index.update()
+    assert keyword_index.find_symbol("RequestsCookieJar", exact=True) == []
+    assert keyword_index.find_symbol("SessionCookieJar", exact=True)[0]["start_line"] == 1
 
 
-def test_get_code_context_symbol_and_file(index, repo):
-    ctx = index.get_code_context("src/http/sessions.py", "rebuild_auth")
+def test_get_code_context_symbol_and_file(keyword_index):
+    ctx = keyword_index.get_code_context("src/http/sessions.py", "rebuild_auth")
     assert ctx["start_line"] == 14 and ctx["code"].startswith("    def rebuild_auth")
     assert ctx["changed_since_indexed"] is False
-    whole = index.get_code_context("web/server.js")
+    whole = keyword_index.get_code_context("web/server.js")
     assert whole["start_line"] == 1 and whole["end_line"] == whole["total_lines"]
-    ctx = index.get_code_context("src/http/sessions.py", "merge_settings", context_lines=2)
+    ctx = keyword_index.get_code_context("src/http/sessions.py", "merge_settings", context_lines=2)
     assert ctx["start_line"] == 18 and ctx["symbol"]["start_line"] == 20
 
 
-def test_get_code_context_is_live_and_flags_changes(index, repo):
+def test_get_code_context_is_live_and_flags_changes(keyword_index, repo):
     f = repo / "src/http/cookies.py"
     f.write_text("# edited\n" + f.read_text())
-    ctx = index.get_code_context("src/http/cookies.py", "RequestsCookieJar")
+    ctx = keyword_index.get_code_context("src/http/cookies.py", "RequestsCookieJar")
     assert ctx["start_line"] == 2 and ctx["changed_since_indexed"] is True
 
 
-def test_get_code_context_refuses_paths_outside_root(index, repo, tmp_path):
+def test_get_code_context_refuses_paths_outside_root(keyword_index, repo, tmp_path):
     (tmp_path / "secret.txt").write_text("no")
     (repo / "link").symlink_to(tmp_path / "secret.txt")
     for bad in ("../secret.txt", str(tmp_path / "secret.txt"), "link", "/etc/passwd"):
         with pytest.raises(ContextError, match="outside the indexed root"):
-            index.get_code_context(bad)
+            keyword_index.get_code_context(bad)
     with pytest.raises(ContextError, match="no such file"):
-        index.get_code_context("nope.py")
+        keyword_index.get_code_context("nope.py")
     with pytest.raises(ContextError, match="no symbol") as err:
-        index.get_code_context("src/http/sessions.py", "nope")
+        keyword_index.get_code_context("src/http/sessions.py", "nope")
     assert "did you mean" not in str(err.value)
     with pytest.raises(ContextError, match=r"no symbol 'rebuld_auth' in src/http/sessions.py; did you mean "
                                            r"SessionRedirectMixin.rebuild_auth\? Other symbols there: "):
-        index.get_code_context("src/http/sessions.py", "rebuld_auth")
+        keyword_index.get_code_context("src/http/sessions.py", "rebuld_auth")
 
 
-def test_get_code_context_at_git_ref(index, repo):
+def test_get_code_context_at_git_ref(keyword_index, repo):
     git = ["git", "-c", "user.email=a@b", "-c", "user.name=t"]
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run(git + ["add", "-A"], cwd=repo, check=True)
     subprocess.run(git + ["commit", "-qm", "x"], cwd=repo, check=True)
     (repo / "web/server.js").write_text("// gone\n")
-    ctx = index.get_code_context("web/server.js", "parseJsonBody", ref="HEAD")
+    ctx = keyword_index.get_code_context("web/server.js", "parseJsonBody", ref="HEAD")
     assert "JSON.parse" in ctx["code"]
     with pytest.raises(ContextError):
-        index.get_code_context("web/server.js", ref="no-such-ref")
+        keyword_index.get_code_context("web/server.js", ref="no-such-ref")
 
 
-def test_find_similar_and_drill_down(index):
-    hit = index.search("rebuild_auth").results[0]
-    similar = index.find_similar(hit.chunk_id, limit=3)
+def test_find_similar_and_drill_down(shared_index):
+    hit = shared_index.search("rebuild_auth").results[0]
+    similar = shared_index.find_similar(hit.chunk_id, limit=3)
     assert similar and all(s["id"] != hit.chunk_id and s["score_kind"] == "similar" for s in similar)
     # neither a part of it nor what holds it (its class): other code
     assert len(similar) == 3 and not any(s["path"] == hit.path and s["start_line"] <= hit.end_line
-                                         and hit.start_line <= s["end_line"] for s in index.find_similar(hit.chunk_id))
-    spread = index.drill_down(hit.chunk_id, limit=5)
+                                         and hit.start_line <= s["end_line"]
+                                         for s in shared_index.find_similar(hit.chunk_id))
+    spread = shared_index.drill_down(hit.chunk_id, limit=5)
     paths = [s["path"] for s in spread]
     assert len(paths) == len(set(paths)) and hit.path not in paths
     with pytest.raises(LookupError):
-        index.find_similar(999_999)
+        shared_index.find_similar(999_999)
 
 
-def test_summarize_matches_one_entry_per_file(index):
-    summary = index.summarize_matches("redirect")
+def test_summarize_matches_one_entry_per_file(shared_index):
+    summary = shared_index.summarize_matches("redirect")
     paths = [e["path"] for e in summary]
     assert len(paths) == len(set(paths)) and "src/http/sessions.py" in paths
     entry = next(e for e in summary if e["path"] == "src/http/sessions.py")
     assert any("resolve_redirects" in s for s in entry["symbols"]) and entry["description"]
 
 
-def test_list_sources_and_paging(index):
-    sources = {s["service"]: s for s in index.list_sources()}
+def test_list_sources_and_paging(shared_index):
+    sources = {s["service"]: s for s in shared_index.list_sources()}
     assert sources["src"]["files"] == 2 and sources["src"]["symbols"] >= 6
-    page1 = index.search("redirect", limit=2).results
-    page2 = index.search("redirect", limit=2, offset=2).results
+    page1 = shared_index.search("redirect", limit=2).results
+    page2 = shared_index.search("redirect", limit=2, offset=2).results
     assert not {r.chunk_id for r in page1} & {r.chunk_id for r in page2}
-    assert all(r.path.startswith("src/") for r in index.search("redirect", service="src").results)
+    assert all(r.path.startswith("src/") for r in shared_index.search("redirect", service="src").results)
 
 
+@pytest.mark.model
 def test_list_sources_and_status_follow_changes_made_by_another_process(tmp_path):
     from conftest import write_repo
 
@@ -173,16 +176,17 @@ def test_list_sources_and_status_follow_changes_made_by_another_process(tmp_path
         assert status["symbols"] == 3 and status["embedded"] == status["chunks"] == 3
 
 
-def test_get_code_context_reads_a_long_file_page_by_page(index, repo):
+def test_get_code_context_reads_a_long_file_page_by_page(keyword_index, repo):
     from codesift.tools.context import MAX_FILE_LINES, ContextError
 
     n = MAX_FILE_LINES + 500
     (repo / "big.txt").write_text("".join(f"line {i}\n" for i in range(1, n + 1)))
-    first = index.get_code_context("big.txt")
+    first = keyword_index.get_code_context("big.txt")
     assert first["truncated"] and (first["start_line"], first["end_line"]) == (1, MAX_FILE_LINES)
-    rest = index.get_code_context("big.txt", start_line=MAX_FILE_LINES + 1)
+    rest = keyword_index.get_code_context("big.txt", start_line=MAX_FILE_LINES + 1)
     assert (rest["start_line"], rest["end_line"], rest["truncated"]) == (MAX_FILE_LINES + 1, n, False)
     assert rest["code"].splitlines()[0] == f"line {MAX_FILE_LINES + 1}"
-    assert index.get_code_context("big.txt", start_line=10 * n)["start_line"] == n  # past the end: the last line
+    # past the end: the last line
+    assert keyword_index.get_code_context("big.txt", start_line=10 * n)["start_line"] == n
     with pytest.raises(ContextError):
-        index.get_code_context("big.txt", start_line=0)
+        keyword_index.get_code_context("big.txt", start_line=0)

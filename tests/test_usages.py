@@ -78,6 +78,7 @@ def test_usages_follow_edits(index):
     assert ("src/app/base.py", 6) not in {(u["path"], u["line"]) for u in index.find_usages("Model")["usages"]}
 
 
+@pytest.mark.model
 def test_no_static_reference_falls_back_to_labelled_guesses(index):
     result = index.find_usages("flush")
     assert result["source"] == "semantic_guess" and "guesses" in result["note"]

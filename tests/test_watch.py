@@ -15,7 +15,8 @@ def test_relevant_paths():
     assert not relevant(root, idx, "/elsewhere/a.py")
 
 
-def test_watch_applies_changes_incrementally(repo):
+def test_watch_applies_changes_incrementally(repo, monkeypatch):
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")  # parsing and symbols only: no vectors needed
     with Index(repo) as idx:
         idx.update(embed=False)
         stop = threading.Event()

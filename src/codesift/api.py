@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
@@ -31,7 +31,10 @@ from codesift.store.vectors import DenseIndex
 from codesift.indexing.sources import Sources, services_to_update
 from codesift.search.filters import check_path_in_services
 from codesift.tools.assigned import declared_by_query
-from codesift.tools.base import Workspace, weak_call
+from codesift.tools.base import SearchFilters, Workspace, weak_call
+from codesift.tools.payloads import (CalleesAnswer, CallersAnswer, CodeContext, Commit, CommitSearch, FileSummary,
+                                     GrepAnswer, ImpactAnswer, IndexStatus, LocalSource, OutlineAnswer, RepoMap,
+                                     Source, Symbol, UsagesAnswer)
 from codesift.search.dense import DenseSide
 from codesift.search.engine import SearchEngine
 from codesift.query.parsed import ParsedQuery, parse_query
@@ -104,7 +107,7 @@ class Index:
             self.store.commit()
         self.indexer = Indexer(self.root, self.store, self.keyword, self.config)
         self._count_cache: tuple[str | None, int] = (None, 0)
-        self._sources: tuple[str | None, list[dict[str, object]]] = (None, [])
+        self._sources: tuple[str | None, list[LocalSource]] = (None, [])
         self.dense = DenseSide(self.root, self.folder, self.config, self.store, self.remote)
         self.engine = SearchEngine(
             self.store, self.config, self.dense, Expander(self.config, self.store, self.folder),
@@ -275,13 +278,14 @@ class Index:
                          if self.config.services and self.remote is None else None)
 
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
-                    service: str | list[str] | None = None) -> list[dict[str, object]]:
+                    service: str | list[str] | None = None) -> list[Symbol]:
         """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
         from codesift.tools.symbols import find_symbol
 
         return find_symbol(self.workspace, name, kind=kind, exact=exact, service=service)
 
-    def find_usages(self, symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None) -> dict[str, object]:
+    def find_usages(self, symbol_name: str, *, limit: int = 100,
+                    service: str | list[str] | None = None) -> UsagesAnswer:
         """Static references to a symbol (calls, reads, imports, types, inheritance), definitions excluded."""
         from codesift.tools.usages import find_usages
 
@@ -290,33 +294,33 @@ class Index:
         return self.remote.usages(result) if self.remote is not None else result
 
     def repo_map(self, *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
-                 service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
+                 service: str | list[str] | None = None, offset: int = 0) -> RepoMap:
         """The most referenced definitions (PageRank over the reference index; ``focus`` files or names
         pull their neighbours up), grouped by file with signatures, cut to ``budget_tokens`` (≈ chars/4)."""
         from codesift.tools.repomap import repo_map
 
         return repo_map(self.workspace, budget_tokens=budget_tokens, focus=focus, service=service, offset=offset)
 
-    def callers(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
+    def callers(self, symbol_name: str, *, service: str | list[str] | None = None) -> CallersAnswer:
         """The definitions that call ``symbol_name``, one entry per caller, grouped by target as find_usages."""
         from codesift.tools.graph import callers
 
         return callers(self.workspace, symbol_name, service=service)
 
-    def callees(self, symbol_name: str, *, service: str | list[str] | None = None) -> dict[str, object]:
+    def callees(self, symbol_name: str, *, service: str | list[str] | None = None) -> CalleesAnswer:
         """What the body of ``symbol_name`` calls, resolved to definitions where the index can."""
         from codesift.tools.graph import callees
 
         return callees(self.workspace, symbol_name, service=service)
 
-    def impact(self, symbol_name: str, *, depth: int = 2, service: str | list[str] | None = None) -> dict[str, object]:
+    def impact(self, symbol_name: str, *, depth: int = 2, service: str | list[str] | None = None) -> ImpactAnswer:
         """The definitions and files that reach ``symbol_name`` within ``depth`` hops of uses."""
         from codesift.tools.graph import impact
 
         return impact(self.workspace, symbol_name, depth=depth, service=service)
 
     def get_code_context(self, file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
-                         context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
+                         context_lines: int = 0, start_line: int | None = None) -> CodeContext:
         """Live source of a file or one symbol (optionally at a git ``ref``), with line numbers; a long
         file is read from ``start_line`` on."""
         from codesift.tools.context import get_code_context
@@ -324,19 +328,20 @@ class Index:
         return get_code_context(self.workspace, file_path, symbol_name, ref=ref, context_lines=context_lines,
                                 start_line=start_line)
 
-    def find_similar(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
+    def find_similar(self, result_id: int, *, limit: int = 10) -> list[Symbol]:
         """Chunks whose embeddings are nearest to result ``result_id``'s."""
         from codesift.tools.symbols import find_similar
 
         return find_similar(self.workspace, result_id, limit=limit)
 
-    def drill_down(self, result_id: int, *, limit: int = 10) -> list[dict[str, object]]:
+    def drill_down(self, result_id: int, *, limit: int = 10) -> list[Symbol]:
         """Like :meth:`find_similar`, one result per file, to map a topic across the tree."""
         from codesift.tools.symbols import find_similar
 
         return find_similar(self.workspace, result_id, limit=limit, spread=True)
 
-    def summarize_matches(self, query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
+    def summarize_matches(self, query: str, *, limit: int = 30,
+                          **filters: Unpack[SearchFilters]) -> list[FileSummary]:
         """One entry per matching file (path, symbols, one-line description), without code bodies."""
         from codesift.tools.symbols import summarize_matches
 
@@ -344,7 +349,7 @@ class Index:
 
     def grep(self, pattern: str, *, regex: bool = False, path: str | None = None,
              language: str | list[str] | None = None, service: str | list[str] | None = None, case_sensitive: bool = True,
-             context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, object]:
+             context_lines: int = 0, limit: int = 100, offset: int = 0) -> GrepAnswer:
         """Lines matching a literal (or a regex) in the indexed files, with the enclosing symbol of each;
         candidate files come from the trigram index, every hit is read from the live file."""
         from codesift.tools.grep import grep
@@ -352,7 +357,7 @@ class Index:
         return grep(self.workspace, pattern, regex=regex, path=path, language=language, service=service,
                     case_sensitive=case_sensitive, context_lines=context_lines, limit=limit, offset=offset)
 
-    def outline(self, path: str) -> dict[str, object]:
+    def outline(self, path: str) -> OutlineAnswer:
         """A file's symbols (kind, name, signature, line range, first doc line), nested, no bodies."""
         from codesift.tools.outline import outline
 
@@ -371,31 +376,31 @@ class Index:
                                  embedder=embedder, progress=progress, embed_reason=reason)
 
     def search_commits(self, query: str, *, path: str | None = None, since: str | None = None,
-                       limit: int = 10) -> dict[str, object]:
+                       limit: int = 10) -> CommitSearch:
         """Indexed commits by message and changed paths (``path`` prefix, ``since`` ISO date), best first."""
         from codesift.tools.commits import search_commits
 
         return search_commits(self.workspace, query, path=path, since=since, limit=limit)
 
-    def get_commit(self, sha: str) -> dict[str, object]:
+    def get_commit(self, sha: str) -> Commit:
         """One commit by full sha or unique prefix: message, author, date, files with status, diff (cut)."""
         from codesift.tools.commits import get_commit
 
         return get_commit(self.workspace, sha)
 
-    def list_sources(self) -> list[dict[str, object]]:
+    def list_sources(self) -> list[Source]:
         """The indexed root's top-level folders, or its configured services (with languages and the indexed
         commit), with file and symbol counts."""
         from codesift.tools.symbols import list_sources
 
         if self.remote is not None:
-            return self.remote.sources()
+            return [*self.remote.sources()]
         gen = self.store.get_meta("files_generation", "0")
         if self._sources[0] != gen:  # a GROUP BY over every chunk: recomputed only when files changed
             self._sources = (gen, list_sources(self.workspace))
-        return [dict(s) for s in self._sources[1]]
+        return [s.copy() for s in self._sources[1]]
 
-    def status(self) -> dict[str, object]:
+    def status(self) -> IndexStatus:
         """Counts, languages, skipped files and why, model, embedding status, last update."""
         counts = self.store.counts(embedded=self.dense.embedded_count())
         skipped = self.store.skipped()
@@ -405,11 +410,13 @@ class Index:
         embedder = self.embedder()
         last = self.store.get_meta("last_update")
         quarantined = self.store.quarantined(QUARANTINE_AFTER)
-        status: dict[str, object] = {
+        windows, embedded_windows = self.store.window_counts()
+        status: IndexStatus = {
             "indexed": True,
             "root": str(self.root),
             "index_dir": str(self.folder),
-            **counts,
+            "files": counts["files"], "chunks": counts["chunks"], "symbols": counts["symbols"],
+            "embedded": counts["embedded"],
             "coverage": round(counts["embedded"] / counts["chunks"], 4) if counts["chunks"] else 1.0,
             "languages": self.store.languages(),
             "skipped": reasons,
@@ -421,10 +428,10 @@ class Index:
             "quarantined": {path: err for path, (_, _, err) in sorted(quarantined.items())},
             # language -> {error, files}: grammars that failed to load, their files indexed as line windows
             "grammar_errors": grammar_failures(self.store),
-            "windows": dict(zip(("total", "embedded"), self.store.window_counts())),  # long chunks' further vectors
+            "windows": {"total": windows, "embedded": embedded_windows},  # long chunks' further vectors
         }
         query_model = getattr(embedder, "query_model_id", None)
-        if query_model and query_model != status["model"]:  # a query tower over the base model's vectors
+        if query_model and query_model != status.get("model"):  # a query tower over the base model's vectors
             status["query_model"] = query_model
         if embedder is None and self.dense.error is not None:
             status["embedding_reason"] = self.dense.error.reason

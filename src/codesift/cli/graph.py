@@ -92,8 +92,9 @@ def _run(tool: str, name: str, service: tuple[str, ...], root: str | None, as_js
     if as_json:
         _items(result)
     else:
-        render = {"callers": mdg.render_callers, "callees": mdg.render_callees, "impact": mdg.render_impact}[tool]
-        click.echo(render({**result, "offset": 0}, 10**9, cli=True).text)
+        renderers: dict[str, Callable[..., mdg.Rendered]] = {
+            "callers": mdg.render_callers, "callees": mdg.render_callees, "impact": mdg.render_impact}
+        click.echo(renderers[tool]({**result, "offset": 0}, 10**9, cli=True).text)
     if not result["results"]:
         sys.exit(1)  # as grep does: nothing found
 

@@ -11,6 +11,8 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
+from codesift.config.rank import RankSettings
+from codesift.rank.pipeline import STAGES
 from codesift.search.coverage import share
 from codesift.search.run import SearchResponse, SearchResult
 
@@ -27,10 +29,14 @@ def output_console(*, stderr: bool = False) -> Console:
     return Console(stderr=stderr, width=PIPE_WIDTH, soft_wrap=True)
 
 
-def print_results(response: SearchResponse, console: Console | None = None, *, explain: bool = False) -> None:
-    """Results grouped by file: ``path:start-end``, kind, qualified name, score and a snippet."""
+def print_results(response: SearchResponse, console: Console | None = None, *, explain: bool = False,
+                  stages: str = "") -> None:
+    """Results grouped by file: ``path:start-end``, kind, qualified name, score and a snippet; with ``explain``,
+    ``stages`` (the ranking pipeline, :func:`stages_line`) first."""
     console = console or output_console()
     code_width = min(console.width, SNIPPET_WIDTH) if console.is_terminal else console.width
+    if explain and stages:
+        console.print(f"[dim]{escape(stages)}[/]")
     for note in response.notes:
         console.print(f"[yellow]note:[/] {escape(note)}")
     if not response.results:
@@ -135,6 +141,13 @@ class RateMeter:
             return ""
         rate = items / elapsed
         return f"{rate:,.0f} {unit}" if rate >= 100 else f"{rate:.1f} {unit}"
+
+
+def stages_line(settings: RankSettings) -> str:
+    """The ranking pipeline as these settings run it, in order: ``ranking: name_match → … (off: recency, …)``."""
+    on = [s.name for s in STAGES if s.enabled(settings)]
+    off = [s.name for s in STAGES if not s.enabled(settings)]
+    return "ranking: " + " → ".join(on) + (f" (off: {', '.join(off)})" if off else "")
 
 
 def explain_line(r: SearchResult) -> str:

@@ -58,9 +58,9 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
         for note in response.notes:
             click.echo(f"note: {note}", err=True)
         return
-    from codesift.cli.render import print_results
+    from codesift.cli.render import print_results, stages_line
 
-    print_results(response, explain=explain)
+    print_results(response, explain=explain, stages=stages_line(idx.config.rank))
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -87,8 +87,9 @@ def usages(name: str, limit: int, service: tuple[str, ...], root: str | None, as
             click.echo(f"note: {result['note']}", err=True)
     else:
         from codesift.tools.markdown.usages import render_usages
+        from codesift.tools.payloads import UsagesPage
 
-        payload = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
+        payload: UsagesPage = {**result, "symbol_name": name, "results": result["usages"], "offset": 0}
         click.echo(render_usages(payload, max_chars=10**9).text)
     if not result["usages"] or result.get("source") == "semantic_guess":
         sys.exit(1)  # as grep does: no reference found (semantic guesses are not references)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
 from codesift.doctor.dry_run import dry_run
@@ -52,7 +53,8 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
         return health
     keep = ("files", "symbols", "chunks", "embedded", "coverage", "model", "dim", "embedding_status", "embedding",
             "embedding_reason", "embedding_fix", "last_update", "quarantined", "grammar_errors", "skipped", "reranker")
-    health.update({k: info[k] for k in keep if k in info})
+    status: Mapping[str, Any] = info
+    health.update({k: status[k] for k in keep if k in status})
     now = set(would_index) - set(info.get("quarantined") or {})
     new = sorted(now - set(known))
     gone = sorted(set(known) - now)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from codesift.embed.base import Embedder
     from codesift.store.reads import FilterLike
     from codesift.store.sqlite import MetaStore
+    from codesift.tools.payloads import IndexStatus, ReaderSource, UsagesAnswer  # the tools' answers, as types
 
 ALL_SERVICES = "*"
 
@@ -146,7 +147,7 @@ class RemoteIndex:
     def vectors(self) -> RemoteVectors | None:
         return RemoteVectors(self.coll, self.dense) if self.dense and self.coll.dense_dim else None
 
-    def status(self) -> dict[str, object]:
+    def status(self) -> "IndexStatus":
         """What ``status`` says on a reader, over the local index's keys."""
         model_id, dim = self.model()
         return {"index_dir": None, "mode": "reader", "model": model_id, "dim": dim, "last_update": self._synced(),
@@ -162,7 +163,7 @@ class RemoteIndex:
         return (f"not in the collection for {', '.join(missing)} (written by a codesift before references were "
                 "stored; sync again on the writer): find_usages answers semantic guesses there")
 
-    def usages(self, result: dict[str, object]) -> dict[str, object]:
+    def usages(self, result: "UsagesAnswer") -> "UsagesAnswer":
         """``find_usages``' answer on a reader: where a service's references are not in the collection
         (written before they were stored), say so."""
         missing = [s for s in self.coll.read_services if s not in self.ref_services]
@@ -176,10 +177,10 @@ class RemoteIndex:
         times = [float(m["synced_at"]) for m in self.metas.values() if m.get("synced_at")]
         return max(times) if times else None
 
-    def sources(self) -> list[dict[str, object]]:
+    def sources(self) -> list["ReaderSource"]:
         """Every service of the collection with its chunk count (and files, symbols, model where its meta
         point says), ``reading`` marking those this reader holds."""
-        out = []
+        out: list[ReaderSource] = []
         for name, n in sorted(self.coll.services().items()):
             meta = self.metas.get(name) or self.coll.read_meta(name)
             out.append({"service": name, "collection": self.coll.name, "chunks": n - (1 if meta else 0),

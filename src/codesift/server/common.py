@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -12,17 +11,20 @@ from mcp_types import CallToolResult, TextContent
 from codesift.search.coverage import share
 from codesift.server.service import IndexService, ToolFailure, one_line
 from codesift.tools import markdown as md
+from codesift.tools.payloads import SearchPage, UsagesAnswer, UsagesPage
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.api import Index
+    from codesift.search.run import SearchResponse
 
 
 log = logging.getLogger("codesift.mcp")
 
 
-def search_payload(index: "Index", response: Any, *, offset: int, limit: int, background: bool) -> dict[str, Any]:
+def search_payload(index: "Index", response: "SearchResponse", *, offset: int, limit: int,
+                   background: bool) -> SearchPage:
     """A SearchResponse as JSON-ready data, each result with its id, decorators and route."""
-    results = []
+    results: list[dict[str, Any]] = []
     for r in response.results:
         item = {k: v for k, v in r.to_dict().items() if k not in ("explain", "chunk_id")}
         item["id"] = r.chunk_id
@@ -37,26 +39,13 @@ def search_payload(index: "Index", response: Any, *, offset: int, limit: int, ba
             "coverage": response.coverage, "notes": notes, "offset": offset, "limit": limit, "results": results}
 
 
-def as_dict(item: Any) -> dict[str, Any]:
-    if isinstance(item, dict):
-        return item
-    if dataclasses.is_dataclass(item) and not isinstance(item, type):
-        return dataclasses.asdict(item)
-    if hasattr(item, "to_dict"):
-        return dict(item.to_dict())
-    return {"value": str(item)}
-
-
-def usages_payload(found: Any, *, symbol_name: str, offset: int, limit: int) -> dict[str, Any]:
-    """Whatever ``Index.find_usages`` returns (a list, or a dict holding one) as a payload."""
-    extra: dict[str, Any] = {}
-    items = found
-    if isinstance(found, dict):
-        key = next((k for k in ("usages", "results", "references") if isinstance(found.get(k), list)), None)
-        items = found.get(key, []) if key else []
-        extra = {k: v for k, v in found.items() if k != key}
-    results = [as_dict(i) for i in list(items or [])[offset:]]
-    return {**extra, "symbol_name": symbol_name, "offset": offset, "limit": limit, "results": results}
+def usages_payload(found: UsagesAnswer, *, symbol_name: str, offset: int, limit: int) -> UsagesPage:
+    """``Index.find_usages``' answer as the find_usages tool renders it: its uses from ``offset`` on, as
+    ``results`` after the answer's other keys and the request's."""
+    page: UsagesPage = {**found, "symbol_name": symbol_name, "offset": offset, "limit": limit,
+                        "results": found["usages"][offset:]}
+    del page["usages"]  # listed as results
+    return page
 
 
 def source_label(index: "Index", result_id: int) -> str:

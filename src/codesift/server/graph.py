@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
@@ -31,7 +31,8 @@ Depth = Annotated[int, Field(ge=1, le=10, description="Hops of uses followed (1-
 GraphLimit = Annotated[int, Field(ge=1, le=500, description="Maximum number of entries (1-500).")]
 
 
-def _page(result: dict[str, Any], offset: int, limit: int) -> dict[str, Any]:
+def _page(result: Mapping[str, Any], offset: int, limit: int) -> dict[str, Any]:
+    """A callers or callees answer cut to ``offset``/``limit``, which say so (a CallersPage or CalleesPage)."""
     return {**result, "offset": offset, "limit": limit, "results": result["results"][offset : offset + limit]}
 
 
@@ -64,7 +65,8 @@ def tools(svc: "IndexService") -> dict[Callable[..., Any], str]:
 
         def work(index: "Index") -> md.Rendered:
             found = index.impact(symbol_name, depth=depth, service=service)
-            return mdg.render_impact(_page(found, offset, limit), budget)
+            return mdg.render_impact({**found, "offset": offset, "limit": limit,
+                                      "results": found["results"][offset : offset + limit]}, budget)
         return await answer("impact", svc, work, refresh=True, check=lambda: check_name(symbol_name))
 
     return {

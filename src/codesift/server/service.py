@@ -22,6 +22,7 @@ from codesift.store.lock import IndexBusy
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.api import Index
+    from codesift.tools.payloads import IndexStatus
 
 log = logging.getLogger("codesift.mcp")
 T = TypeVar("T")
@@ -189,7 +190,7 @@ class IndexService:
         """:meth:`call_sync` in a worker thread, so the event loop keeps serving."""
         return await anyio.to_thread.run_sync(partial(self.call_sync, fn, refresh=refresh))
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> "IndexStatus":
         info = self.index.status()
         if self.state == "failed":
             info["background"] = f"failed: {self.error}"

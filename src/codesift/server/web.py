@@ -28,10 +28,10 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from starlette.requests import Request
@@ -43,6 +43,7 @@ from codesift.limits import check_name, check_query
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.api import Index
     from codesift.server.service import IndexService
+    from codesift.tools.payloads import CodeContext, SearchPage
 
 log = logging.getLogger("codesift.server.web")
 
@@ -90,6 +91,10 @@ def _error(message: str, status: int) -> Response:
     return _json({"error": " ".join(str(message).split())[:600]}, status)
 
 
+@overload
+def _text(params: Any, name: str, *, required: Literal[True]) -> str: ...
+@overload
+def _text(params: Any, name: str, *, required: bool = False) -> str | None: ...
 def _text(params: Any, name: str, *, required: bool = False) -> str | None:
     value = (params.get(name) or "").strip()
     if required and not value:
@@ -117,22 +122,23 @@ def _services(params: Any) -> list[str] | None:
     return values or None
 
 
-def search_work(params: Any, background: Callable[[], bool]) -> Callable[["Index"], dict[str, Any]]:
+def search_work(params: Any, background: Callable[[], bool]) -> Callable[["Index"], "SearchPage"]:
     from codesift.server.common import search_payload
 
     query = check_query(params.get("q") or "")
     mode = _text(params, "mode") or "hybrid"
     limit, offset = _int(params, "limit", 20, 1, MAX_LIMIT), _int(params, "offset", 0, 0, 900)
-    filters = {"language": _text(params, "lang"), "kind": _text(params, "kind"), "path": _text(params, "path"),
-               "service": _services(params)}
+    language, kind, path = _text(params, "lang"), _text(params, "kind"), _text(params, "path")
+    service = _services(params)
 
-    def work(index: "Index") -> dict[str, Any]:
-        response = index.search(query, limit=limit, offset=offset, mode=mode, **filters)
+    def work(index: "Index") -> "SearchPage":
+        response = index.search(query, limit=limit, offset=offset, mode=mode, language=language, kind=kind,
+                                path=path, service=service)
         return search_payload(index, response, offset=offset, limit=limit, background=background())
     return work
 
 
-def context_work(params: Any) -> Callable[["Index"], dict[str, Any]]:
+def context_work(params: Any) -> Callable[["Index"], "CodeContext"]:
     path, symbol = _text(params, "path", required=True), _text(params, "symbol")
     context = _int(params, "context", 0, 0, 200)
     return lambda index: index.get_code_context(path, symbol, context_lines=context)
@@ -168,7 +174,8 @@ def usages_work(params: Any) -> Callable[["Index"], dict[str, Any]]:
 
 
 def status_info(service: "IndexService") -> dict[str, Any]:
-    info = service.status()
+    """The status keys the page shows, in this order."""
+    info: Mapping[str, Any] = service.status()
     keep = ("root", "files", "chunks", "symbols", "languages", "embedding", "embedding_status", "coverage",
             "background", "last_update")
     return {k: info[k] for k in keep if k in info}

@@ -2,6 +2,6 @@
 summarize_matches, index_status, list_sources) as functions over a :class:`codesift.tools.base.Workspace`
 (root, store, index folder, config, search, vectors), which :class:`codesift.Index` builds and passes on.
 
-Each returns plain data (dicts and lists, JSON-ready); :mod:`codesift.tools.markdown.render` renders them for
-agents. The Python API, the CLI and the MCP server all call these.
+Each returns plain data (dicts and lists, JSON-ready), typed in :mod:`codesift.tools.payloads`;
+:mod:`codesift.tools.markdown` renders them for agents. The Python API, the CLI and the MCP server all call these.
 """

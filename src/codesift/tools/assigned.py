@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from codesift.languages import language_for
 from codesift.tools.grep import grep
+from codesift.tools.payloads import ContextSymbol, Symbol
 
 if TYPE_CHECKING:
     from codesift.query.parsed import ParsedQuery
@@ -72,7 +73,7 @@ def _declares(name: str, language: str, line: str, enclosing_kind: object) -> bo
     return any(f.search(line) for f in _forms_of(name)[0].get(language, ()))
 
 
-def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None) -> list[dict[str, object]]:
+def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None) -> list[Symbol]:
     """The top-level declarations of the bare identifier ``name``, as find_symbol dicts (``kind``
     ``constant`` or ``variable``, ``match`` ``exact``, the declaring line as the signature, no ``id``)."""
     if len(name) < MIN_NAME or not _IDENTIFIER.fullmatch(name):
@@ -81,9 +82,9 @@ def assigned(ws: "Workspace", name: str, service: str | list[str] | None = None)
     if not holding or holding > MAX_FILES:  # nowhere, or trigrams everywhere: reading every file costs too much
         return []
     found = grep(ws, _forms_of(name)[1], regex=True, service=service, limit=_SCAN_LIMIT)
-    out: list[dict[str, object]] = []
+    out: list[Symbol] = []
     for hit in found["results"]:
-        path, text = str(hit["path"]), str(hit["text"])
+        path, text = hit["path"], hit["text"]
         language = language_for(path) or ""
         enclosing, kind = hit.get("enclosing"), hit.get("enclosing_kind")
         if not _declares(name, language, text, kind):
@@ -110,7 +111,7 @@ def declared_by_query(ws: "Workspace", query: ParsedQuery) -> tuple[str, frozens
     name = bare_name(idents[0])
     if len(name) < MIN_NAME or ws.store.ids_by_name([name]):
         return "", frozenset()
-    found = frozenset((str(d["path"]), int(d["start_line"])) for d in assigned(ws, name))  # type: ignore[call-overload]
+    found = frozenset((d["path"], d["start_line"]) for d in assigned(ws, name))
     return (name if found else ""), found
 
 
@@ -130,7 +131,7 @@ def _span_end(lines: list[str], start: int) -> int:
 
 
 def declaration_in(text: str, language: str, name: str,
-                   definitions: list[tuple[int, int, str, str]]) -> dict[str, object] | None:
+                   definitions: list[tuple[int, int, str, str]]) -> ContextSymbol | None:
     """Where one file's ``text`` declares ``name`` at its top level or in a class (``definitions``: the file's
     (start, end, kind, qualified name), to tell a class body from a function's), as a ``symbol`` of
     get_code_context (``start_line``/``end_line`` covering the value), or None."""

@@ -11,7 +11,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from codesift.config.settings import Config
 from codesift.search.filters import absent_language_notes, absent_path_notes, build_filters, normalise_services
@@ -31,6 +31,18 @@ class SearchFn(Protocol):
                  language: str | list[str] | None = None, kind: str | list[str] | None = None,
                  threshold: float | None = None, offset: int = 0,
                  service: str | list[str] | None = None) -> SearchResponse: ...
+
+
+class SearchFilters(TypedDict, total=False):
+    """The keyword arguments of :class:`SearchFn` but ``limit``, as a tool passes them on to search."""
+
+    mode: str
+    path: str | None
+    language: str | list[str] | None
+    kind: str | list[str] | None
+    threshold: float | None
+    offset: int
+    service: str | list[str] | None
 
 
 @dataclass(frozen=True, eq=False)

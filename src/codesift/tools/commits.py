@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import weakref
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from codesift.limits import check_limit, check_query
 from codesift.store.keyword import normalise_path_filter
 from codesift.text.tokens import tokenize
 from codesift.tools.base import Workspace
+from codesift.tools.payloads import Commit, CommitHit, CommitSearch
 
 MAX_COMMIT_LIMIT = 100
 MAX_PATHS_SHOWN = 20  # a result lists this many changed paths, and how many more there are
@@ -61,7 +63,7 @@ def _commit_vectors(ws: Workspace, dim: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def search_commits(ws: Workspace, query: str, *, path: str | None = None, since: str | None = None,
-                   limit: int = 10) -> dict[str, object]:
+                   limit: int = 10) -> CommitSearch:
     """Commits by what their message says and the paths they changed, best first:
     ``{query, mode, results: [{sha, date, author, subject, paths, score}], commits, embedded, notes}``."""
     query = check_query(query)
@@ -69,9 +71,9 @@ def search_commits(ws: Workspace, query: str, *, path: str | None = None, since:
     after, prefix = parse_since(since), _path_prefix(ws, path)
     history = ws.store.history
     total = history.count()
-    out: dict[str, object] = {"query": query, "mode": "keyword", "path": prefix, "since": since, "results": [],
-                              "commits": total, "embedded": 0, "notes": []}
-    notes: list[str] = out["notes"]  # type: ignore[assignment]
+    out: CommitSearch = {"query": query, "mode": "keyword", "path": prefix, "since": since, "results": [],
+                         "commits": total, "embedded": 0, "notes": []}
+    notes = out["notes"]
     if not total:
         require_git(ws.root)  # a tree outside git says so; else the history is merely not indexed yet
         notes.append("the git history is not indexed here: run `codesift index --history` first")
@@ -102,7 +104,7 @@ def search_commits(ws: Workspace, query: str, *, path: str | None = None, since:
     best = sum(weights) / (k + 1)  # a commit first in every ranking
     hits = ranked(rrf(rankings, weights, k))[:limit]
     rows = history.rows([cid for cid, _ in hits])
-    results = []
+    results: list[CommitHit] = []
     for cid, score in hits:
         row = rows[cid]
         paths = [p for p, _, _ in row.paths]
@@ -113,14 +115,14 @@ def search_commits(ws: Workspace, query: str, *, path: str | None = None, since:
     return out
 
 
-def get_commit(ws: Workspace, sha: str) -> dict[str, object]:
+def get_commit(ws: Workspace, sha: str) -> Commit:
     """One commit (full sha or a unique prefix): message, author, date, changed files with their status
     (A, M, D, R, C, T) and the diff cut to a budget (``diff_truncated`` says so). LookupError when unknown."""
     if not isinstance(sha, str):
         raise TypeError("sha must be a string")
     require_git(ws.root)
     full = resolve(ws.root, sha, lambda prefix: ws.store.history.by_prefix(prefix))
-    info = show_commit(ws.root, full)
+    info = cast(Commit, show_commit(ws.root, full))  # Commit's keys but ``indexed``, read from git below the tools
     info["indexed"] = bool(ws.store.history.by_prefix(full, 1))
     return info
 

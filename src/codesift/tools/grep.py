@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from codesift.text.source import content_hash, decode_source
 from codesift.search.filters import check_path_in_services
 from codesift.store import grams
+from codesift.tools.payloads import GrepAnswer, GrepHit
 
 try:
     import re._constants as _c  # type: ignore[import-not-found]
@@ -267,7 +268,7 @@ def _files(ws: "Workspace", required: Required, filters: Filters) -> tuple[list[
 
 def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None = None,
          language: str | list[str] | None = None, service: str | list[str] | None = None, case_sensitive: bool = True,
-         context_lines: int = 0, limit: int = 100, offset: int = 0) -> dict[str, Any]:
+         context_lines: int = 0, limit: int = 100, offset: int = 0) -> GrepAnswer:
     """Lines matching ``pattern`` (a literal, or a Python regex with ``regex``) in the indexed files,
     by path and line, with the innermost enclosing symbol; ``offset``/``limit`` page through them."""
     started = time.perf_counter()
@@ -288,7 +289,8 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
     anchor = max(singles, key=len) if singles else None  # only its lines are searched with the regex
     total_files = ws.store.count_files(filters)
     want = offset + limit
-    hits: list[dict[str, Any]] = []
+    hits: list[GrepHit] = []
+    skipped = 0  # hits before ``offset`` in files wholly before it: counted, not kept
     stale: list[str] = []
     missing: list[str] = []
     files_read = 0
@@ -311,21 +313,21 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
         if not found:
             continue
         files_with_hits += 1
-        if len(hits) + len(found) <= offset:  # a page further on: this file's hits are only counted
-            hits.extend({} for _ in found)
+        if skipped + len(hits) + len(found) <= offset:  # a page further on: this file's hits are only counted
+            skipped += len(found)
             continue
         reparse = is_stale and reparsed < MAX_REPARSED
         reparsed += reparse
         spans = _live_spans(text, rel) if reparse else _stored_spans(ws, file_id)
         lines = text.split("\n") if context_lines else []
         for line_no, column, line in found:
-            if len(hits) >= want:
+            if skipped + len(hits) >= want:
                 more = True
                 break
             where_in = spans.at(line_no)
-            hit: dict[str, Any] = {"path": rel, "line": line_no, "column": column, "text": _clip(line),
-                                   "enclosing": where_in[0] if where_in else None,
-                                   "enclosing_kind": where_in[1] if where_in else None}
+            hit: GrepHit = {"path": rel, "line": line_no, "column": column, "text": _clip(line),
+                            "enclosing": where_in[0] if where_in else None,
+                            "enclosing_kind": where_in[1] if where_in else None}
             if is_stale:
                 hit["stale"] = True
             if context_lines:
@@ -338,11 +340,11 @@ def grep(ws: "Workspace", pattern: str, *, regex: bool = False, path: str | None
     notes = _notes(strategy, required, stale, missing, regex)
     if not total_files:  # explain the empty answer
         notes += ws.filter_notes(filters)
-    results = hits[offset:]
+    results = hits[offset - skipped:]
     return {
         "pattern": pattern, "regex": regex, "case_sensitive": case_sensitive, "context_lines": context_lines,
         "offset": offset, "limit": limit, "results": results, "more": more,
-        "total": None if more else len(hits), "files_with_hits": files_with_hits,
+        "total": None if more else skipped + len(hits), "files_with_hits": files_with_hits,
         "strategy": strategy, "literals": required, "candidate_files": len(rows), "files_read": files_read,
         "indexed_files": total_files, "stale_files": stale, "missing_files": missing, "notes": notes,
         "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),

@@ -8,11 +8,12 @@ Markdown sections, the ``parent`` heading (a section does not contain its subsec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from codesift.text.source import content_hash, decode_source
 from codesift.languages import language_for
 from codesift.tools.context import ContextError, safe_path
+from codesift.tools.payloads import OutlineAnswer, OutlineItem, OutlineRow
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.tools.base import Workspace
@@ -29,17 +30,17 @@ def first_doc_line(doc: str | None) -> str:
 
 
 def _item(kind: str, name: str, qualified: str, parent: str | None, start: int, end: int, signature: str,
-          doc: str) -> dict[str, Any]:
+          doc: str) -> OutlineItem:
     return {"name": name, "qualified_name": qualified, "kind": kind, "start_line": start, "end_line": end,
             "signature": " ".join((signature or "").split()), "doc": first_doc_line(doc), "parent": parent,
             "children": []}
 
 
-def nest(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def nest(items: list[OutlineItem]) -> list[OutlineItem]:
     """Items (with ``children`` lists) as a tree, by line containment or the ``parent`` link; the pieces
     of one long section (same qualified name, back to back) become one item."""
     items = sorted(items, key=lambda i: (i["start_line"], -i["end_line"]))
-    merged: list[dict[str, Any]] = []
+    merged: list[OutlineItem] = []
     for item in items:
         last = merged[-1] if merged else None
         if (last is not None and item["kind"] == "section" and last["kind"] == "section"
@@ -47,8 +48,8 @@ def nest(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             last["end_line"] = max(last["end_line"], item["end_line"])
             continue
         merged.append(item)
-    roots: list[dict[str, Any]] = []
-    stack: list[dict[str, Any]] = []
+    roots: list[OutlineItem] = []
+    stack: list[OutlineItem] = []
     for item in merged:
         while stack and not _inside(item, stack[-1]):
             stack.pop()
@@ -59,23 +60,25 @@ def nest(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return roots
 
 
-def _inside(item: dict[str, Any], outer: dict[str, Any]) -> bool:
+def _inside(item: OutlineItem, outer: OutlineItem) -> bool:
     if item.get("parent") and item["parent"] == outer["qualified_name"]:
         return True
     return (outer["start_line"] <= item["start_line"] and item["end_line"] <= outer["end_line"]
             and (outer["start_line"], outer["end_line"]) != (item["start_line"], item["end_line"]))
 
 
-def flatten(tree: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]:
+def flatten(tree: list[OutlineItem], depth: int = 0) -> list[OutlineRow]:
     """The tree in reading order, each item with its ``depth`` and without ``children``."""
-    out: list[dict[str, Any]] = []
+    out: list[OutlineRow] = []
     for item in tree:
-        out.append({**{k: v for k, v in item.items() if k != "children"}, "depth": depth})
+        out.append({"name": item["name"], "qualified_name": item["qualified_name"], "kind": item["kind"],
+                    "start_line": item["start_line"], "end_line": item["end_line"], "signature": item["signature"],
+                    "doc": item["doc"], "depth": depth})
         out.extend(flatten(item["children"], depth + 1))
     return out
 
 
-def outline(ws: "Workspace", file_path: str) -> dict[str, Any]:
+def outline(ws: "Workspace", file_path: str) -> OutlineAnswer:
     """The symbols of ``file_path`` (relative to the root, or absolute under it), nested, no bodies."""
     full, rel = safe_path(ws.root, file_path)
     if ws.sources is None and not full.is_file():
@@ -98,7 +101,7 @@ def outline(ws: "Workspace", file_path: str) -> dict[str, Any]:
                        c.docstring)
                  for c in extract_chunks(text, language, rel) if c.kind not in NOT_SYMBOLS]
         source = "live"
-    notes = []
+    notes: list[str] = []
     if source == "live":
         notes.append("the file changed since it was indexed: outline of its current content" if row is not None
                      else "the file is not in the index: outline parsed from the file as it is")

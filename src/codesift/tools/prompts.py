@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codesift.languages import is_example_path, is_test_path
+from codesift.tools.payloads import EntryPoint, MainModule, Route, ServiceDesign, ServiceOverview, SystemDesign
 from codesift.tools.repomap import repo_map
 from codesift.tools.symbols import list_sources
 
@@ -56,10 +57,10 @@ def _code(path: str) -> bool:
     return not (is_test_path(path) or is_example_path(path))
 
 
-def entry_points(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> list[dict[str, object]]:
+def entry_points(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> list[EntryPoint]:
     """Likely entry points under ``prefix``: ``main`` definitions, CLI commands, ``__main__`` blocks, then
     files named like one (main, app, server, cli, …) and top-level package ``__init__`` files."""
-    out: list[dict[str, object]] = []
+    out: list[EntryPoint] = []
     seen: set[str] = set()
     for path, line, kind, qualified, signature, decorators in ws.store.entry_rows(prefix, MAX_ENTRIES * 2):
         if not _code(path) or (root_only and "/" in path):
@@ -88,7 +89,7 @@ def entry_points(ws: "Workspace", prefix: str = "", *, root_only: bool = False) 
     return out[:MAX_ENTRIES]
 
 
-def routes(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> list[dict[str, object]]:
+def routes(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> list[Route]:
     """The HTTP routes under ``prefix`` with the handler that serves each (tests left out)."""
     return [{"route": route, "path": path, "line": line, "handler": qualified}
             for path, line, qualified, route in ws.store.route_rows(prefix, MAX_ROUTES)
@@ -96,18 +97,18 @@ def routes(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> lis
 
 
 def main_modules(ws: "Workspace", prefix: str = "", *, files: int = MAP_FILES, symbols: int = MAP_SYMBOLS,
-                 root_only: bool = False) -> list[dict[str, object]]:
+                 root_only: bool = False) -> list[MainModule]:
     """The repository map's best-ranked files under ``prefix`` with their best-ranked definitions."""
     try:
         found = repo_map(ws, budget_tokens=400 + 250 * files, service=prefix or None)
     except ValueError:  # a folder without definitions (only docs or data)
         return []
-    out = []
-    for f in found.get("files") or []:  # type: ignore[union-attr]
-        path = str(f["path"])
+    out: list[MainModule] = []
+    for f in found["files"]:
+        path = f["path"]
         if root_only and "/" in path:
             continue
-        best = sorted(f["symbols"], key=lambda s: -float(s["rank"]))[:symbols]
+        best = sorted(f["symbols"], key=lambda s: -s["rank"])[:symbols]
         out.append({"path": path, "symbols": [{"name": s["qualified_name"], "kind": s["kind"], "line": s["line"]}
                                               for s in best]})
         if len(out) >= files:
@@ -115,7 +116,7 @@ def main_modules(ws: "Workspace", prefix: str = "", *, files: int = MAP_FILES, s
     return out
 
 
-def service_overview(ws: "Workspace", path: str | None = None) -> dict[str, object]:
+def service_overview(ws: "Workspace", path: str | None = None) -> ServiceOverview:
     """What the service_overview prompt shows of the tree (or of the folder ``path``)."""
     prefix = scope_prefix(ws, path)
     langs = languages(ws, prefix)
@@ -124,13 +125,13 @@ def service_overview(ws: "Workspace", path: str | None = None) -> dict[str, obje
             "main_modules": main_modules(ws, prefix), "routes": routes(ws, prefix)}
 
 
-def system_design(ws: "Workspace") -> dict[str, object]:
+def system_design(ws: "Workspace") -> SystemDesign:
     """What the system_design prompt shows: each top-level folder with its languages, counts, key modules,
     entry points and routes (the first :data:`MAX_SERVICES` folders by size; the rest by name)."""
     sources = list_sources(ws)
-    services = []
+    services: list[ServiceDesign] = []
     for src in sources[:MAX_SERVICES]:
-        name = str(src["service"])
+        name = src["service"]
         top = name == "."  # the files at the top of the tree
         prefix = "" if top else name + "/"
         services.append({**src, "languages": languages(ws, prefix, root_only=top),
@@ -138,4 +139,4 @@ def system_design(ws: "Workspace") -> dict[str, object]:
                          "entry_points": entry_points(ws, prefix, root_only=top),
                          "routes": routes(ws, prefix, root_only=top)})
     return {"root": str(ws.root), "languages": languages(ws), "services": services,
-            "more_services": [str(s["service"]) for s in sources[MAX_SERVICES:]]}
+            "more_services": [s["service"] for s in sources[MAX_SERVICES:]]}

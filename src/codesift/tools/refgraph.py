@@ -28,6 +28,7 @@ import numpy as np
 
 from codesift.languages import language_for
 from codesift.languages import is_example_path, is_test_path
+from codesift.tools.payloads import Target
 from codesift.tools.targets import UNRESOLVED, Resolver, Scope
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -314,8 +315,14 @@ def build_graph(ws: "Workspace", found: _Nodes | None = None) -> Graph:
     return _finish(nodes, src, dst, weight, use_counts, module_paths, total)
 
 
+class _NodeTarget(Target):
+    """A definition of the graph as the resolver reads it, with its node."""
+
+    node: int
+
+
 def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: list[tuple],
-              paths: dict[int, str]) -> Resolver:
+              paths: dict[int, str]) -> Resolver[_NodeTarget]:
     """find_usages' resolver over the definitions of one name, reading no file."""
     from codesift.tools.usages import bases_lookup, returns_lookup
 
@@ -323,10 +330,11 @@ def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: lis
     for fid, _, kind, qualifier in sites:
         if kind == "import" and qualifier:
             imports.setdefault(paths.get(fid, ""), qualifier)
-    dicts = [{"path": nodes[t].path, "start_line": nodes[t].start, "qualified_name": nodes[t].qualified_name,
-              "parent": nodes[t].parent, "kind": nodes[t].kind, "node": t} for t in targets]
+    dicts: list[_NodeTarget] = [{"path": nodes[t].path, "start_line": nodes[t].start,
+                                 "qualified_name": nodes[t].qualified_name, "parent": nodes[t].parent,
+                                 "kind": nodes[t].kind, "node": t} for t in targets]
     return Resolver(dicts, None, imports, bases_lookup(ws), returns_lookup(ws),
-                    ws.store.go_packages(str(d["path"]) for d in dicts))
+                    ws.store.go_packages(d["path"] for d in dicts))
 
 
 @lru_cache(maxsize=65536)
@@ -353,8 +361,8 @@ def _parameter(nodes: list[Node], src: int, name: str) -> bool:
     return False
 
 
-def _targets_of(resolve: Resolver | None, nodes: list[Node], targets: list[int], src: int, fid: int, line: int,
-                qualifier: str, paths: dict[int, str], scope_memo: dict[int, list[Scope]],
+def _targets_of(resolve: Resolver[_NodeTarget] | None, nodes: list[Node], targets: list[int], src: int, fid: int,
+                line: int, qualifier: str, paths: dict[int, str], scope_memo: dict[int, list[Scope]],
                 weak: bool) -> list[tuple[int, float]]:
     """(node, share of the use) for one reference: the only definition of a bare name, else the one the
     resolver picks, else all of them at a reduced weight: a fifth of that for what is no method (a
@@ -368,7 +376,7 @@ def _targets_of(resolve: Resolver | None, nodes: list[Node], targets: list[int],
     if label != UNRESOLVED:
         for t in resolve.targets:
             if resolve.labels[id(t)] == label:
-                return [(int(t["node"]), 1.0)]  # type: ignore[call-overload]
+                return [(t["node"], 1.0)]
     if weak:
         return []
     return [(t, UNPLACED_WEIGHT / len(targets) / (1 if nodes[t].kind == "method" else 5)) for t in targets]

@@ -17,6 +17,7 @@ from codesift.search.filters import split_values
 from codesift.datatypes import dotted
 from codesift.languages import is_example_path, is_test_path
 from codesift.tools.markdown.graph import render_map
+from codesift.tools.payloads import MapFile, MapSymbol, RepoMap
 from codesift.tools.refgraph import FUNCTION_KINDS, Graph, Node, graph_of, pagerank
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,7 +88,7 @@ def symbol_line(node: Node, nested: bool, owner_shown: bool) -> str:
 
 
 def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[str] | None = None,
-             service: str | list[str] | None = None, offset: int = 0) -> dict[str, object]:
+             service: str | list[str] | None = None, offset: int = 0) -> RepoMap:
     """The most referenced definitions (of ``service``: one folder or several), grouped by file, within
     ``budget_tokens``."""
     if offset < 0:
@@ -118,12 +119,15 @@ def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[st
     candidates = _one_per_name(graph, candidates)
     room = budget * CHARS_PER_TOKEN
     picked = _fit(graph, candidates[offset:], room - 300)
-    base = {"root": str(ws.root), "budget_tokens": budget, "token_estimate": "characters / 4",
-            "service": ", ".join(p.rstrip("/") for p in prefixes) or None, "focus": items, "focus_matched": matched,
-            "focus_symbols": sum(1 for i in chosen if i < len(graph.nodes)), "total": len(candidates), "offset": offset,
-            "references": graph.references, "tests_left_out": tests_out, "notes": notes}
+    mapped = ", ".join(p.rstrip("/") for p in prefixes) or None
+    focus_symbols = sum(1 for i in chosen if i < len(graph.nodes))
     while True:  # drop the last ranked definitions until the rendered answer fits the budget
-        payload = {**base, **_files(graph, picked, rank, offset, len(candidates))}
+        shown, next_offset, files = _files(graph, picked, rank, offset, len(candidates))
+        payload: RepoMap = {
+            "root": str(ws.root), "budget_tokens": budget, "token_estimate": "characters / 4", "service": mapped,
+            "focus": items, "focus_matched": matched, "focus_symbols": focus_symbols, "total": len(candidates),
+            "offset": offset, "references": graph.references, "tests_left_out": tests_out, "notes": notes,
+            "shown": shown, "next_offset": next_offset, "files": files, "tokens": 0}  # tokens: once rendered
         text = render_map(payload).text
         payload["tokens"] = -(-(len(text) + 8) // CHARS_PER_TOKEN)
         if len(text) + 8 <= room or len(picked) <= 1:
@@ -132,16 +136,18 @@ def repo_map(ws: "Workspace", *, budget_tokens: int = 1000, focus: str | list[st
     return payload
 
 
-def _files(graph: Graph, picked: list[int], rank: np.ndarray, offset: int, total: int) -> dict[str, object]:
-    """The picked definitions grouped by file (files by their best rank, definitions by line)."""
+def _files(graph: Graph, picked: list[int], rank: np.ndarray, offset: int,
+           total: int) -> tuple[int, int | None, list[MapFile]]:
+    """(definitions shown, the next page's offset, the picked definitions grouped by file: files by their best
+    rank, definitions by line)."""
     files: dict[str, list[int]] = {}
     for i in picked:
         files.setdefault(graph.nodes[i].path, []).append(i)
     shown_ids = set(picked)
-    out_files = []
+    out_files: list[MapFile] = []
     for path, members in files.items():
         members.sort(key=lambda i: graph.nodes[i].start)
-        symbols = []
+        symbols: list[MapSymbol] = []
         for i in members:
             node = graph.nodes[i]
             nested = node.container in shown_ids
@@ -151,7 +157,7 @@ def _files(graph: Graph, picked: list[int], rank: np.ndarray, offset: int, total
                             "uses": int(graph.uses[i]), "text": symbol_line(node, nested, nested)})
         out_files.append({"path": path, "symbols": symbols})
     shown = len(picked)
-    return {"shown": shown, "next_offset": offset + shown if offset + shown < total else None, "files": out_files}
+    return shown, offset + shown if offset + shown < total else None, out_files
 
 
 def _inner(graph: Graph, node: Node) -> bool:

@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack, cast
 
 from codesift.limits import check_name
 from codesift.datatypes import dotted
 from codesift.store.records import ChunkRecord
+from codesift.tools.payloads import FileSummary, LocalSource, Symbol
 
 if TYPE_CHECKING:  # pragma: no cover
 
-    from codesift.tools.base import Workspace
+    from codesift.tools.base import SearchFilters, Workspace
 
 MAX_EXACT = 20
 MAX_PARTIAL = 50
 
 
-def _symbol_dict(row: ChunkRecord, **extra: object) -> dict[str, object]:
+def _symbol_dict(row: ChunkRecord) -> Symbol:
     return {
         "id": row.id, "path": row.path, "start_line": row.start_line, "end_line": row.end_line,
         "name": row.name, "qualified_name": row.qualified_name, "kind": row.kind,
         "language": row.language, "signature": row.signature, "parent": row.parent,
         "decorators": list(row.decorators), "route": row.route,
-        "docstring": (row.docstring or "").strip().split("\n\n")[0][:300], **extra,
+        "docstring": (row.docstring or "").strip().split("\n\n")[0][:300],
     }
 
 
 def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
-                service: str | list[str] | None = None, declarations: bool = True) -> list[dict[str, object]]:
+                service: str | list[str] | None = None, declarations: bool = True) -> list[Symbol]:
     """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50). When no
     definition has the name exactly (and no ``kind`` is asked), ``declarations`` adds the top-level constants
     and variables of that name (:mod:`codesift.tools.assigned`)."""
@@ -39,12 +40,14 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL,
                                  services=services)
     rows = ws.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
-    out = []
+    out: list[Symbol] = []
     for cid, match in hits:
         row = rows.get(cid)
         if row is None or not under(row.path, services):
             continue
-        out.append(_symbol_dict(row, match=match))
+        symbol = _symbol_dict(row)
+        symbol["match"] = match
+        out.append(symbol)
     # Names are looked up case aside; among the exact matches the one spelled as typed comes first
     # (``session`` the function, ``Session`` the class), the order otherwise kept.
     typed = dotted(name).rsplit(".", 1)[-1]
@@ -56,7 +59,7 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
     return out
 
 
-def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[dict[str, object]]:
+def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bool = False) -> list[Symbol]:
     """Nearest neighbours of a stored chunk's embedding; with ``spread``, at most one per file (drill_down)."""
     vectors = ws.vectors()
     if vectors is None:
@@ -67,7 +70,8 @@ def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bo
     hits = vectors.search(vec.astype("float32"), limit * (6 if spread else 2) + 1)
     source = ws.store.chunks_by_id([result_id]).get(result_id)
     rows = ws.store.chunks_by_id(cid for cid, _ in hits)
-    out, files = [], {source.path} if (spread and source) else set()
+    out: list[Symbol] = []
+    files = {source.path} if (spread and source) else set()
     for cid, score in hits:
         row = rows.get(cid)
         if row is None or cid == result_id:
@@ -79,19 +83,22 @@ def find_similar(ws: "Workspace", result_id: int, *, limit: int = 10, spread: bo
             if row.path in files:
                 continue
             files.add(row.path)
-        out.append(_symbol_dict(row, score=round(max(0.0, score), 4), score_kind="similar"))
+        symbol = _symbol_dict(row)
+        symbol["score"], symbol["score_kind"] = round(max(0.0, score), 4), "similar"
+        out.append(symbol)
         if len(out) >= limit:
             break
     return out
 
 
-def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30, **filters: object) -> list[dict[str, object]]:
+def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30,
+                      **filters: Unpack["SearchFilters"]) -> list[FileSummary]:
     """One entry per matching file: path, best score, matching symbols and a one-line description."""
-    response = ws.search(query, limit=limit, **filters)  # type: ignore[arg-type]
-    files: dict[str, dict[str, object]] = {}
+    response = ws.search(query, limit=limit, **filters)
+    files: dict[str, FileSummary] = {}
     for r in response.results:
         entry = files.setdefault(r.path, {"path": r.path, "score": r.score, "symbols": [], "description": ""})
-        entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.start_line}-{r.end_line})")  # type: ignore[union-attr]
+        entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.start_line}-{r.end_line})")
     ids = [r.chunk_id for r in response.results]
     rows = ws.store.chunks_by_id(ids)
     for r in response.results:
@@ -103,12 +110,13 @@ def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30, **filters
     return list(files.values())
 
 
-def list_sources(ws: "Workspace") -> list[dict[str, object]]:
+def list_sources(ws: "Workspace") -> list[LocalSource]:
     """The indexed root and its top-level folders ("services") with file and symbol counts; for an index of
     configured services (``index --all``), one entry per service with its languages and indexed commit."""
     if ws.sources is not None and ws.sources.active():
         from codesift.indexing.sources import service_sources
 
-        return service_sources(ws.root, tuple(ws.sources.specs.values()), ws.store)
+        # ServiceSources, built below the tools (indexing knows the services)
+        return cast("list[LocalSource]", service_sources(ws.root, tuple(ws.sources.specs.values()), ws.store))
     rows = ws.store.service_counts()
     return [{"root": str(ws.root), "service": r[0], "files": r[1], "symbols": r[2]} for r in rows]

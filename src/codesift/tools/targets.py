@@ -25,8 +25,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from codesift.datatypes import PATH_HEADS, module_parts
+from codesift.tools.payloads import Target
 
 UNRESOLVED = "unresolved"
 SELF_WORDS = frozenset({"self", "this", "Self", "cls", "me"})
@@ -187,14 +189,14 @@ RETURNED = 4  # index of the pattern above whose group is a function name, not a
 _GO_CONSTRUCTOR = re.compile(r"[{]\s*$|(?:^|[^\w])New[A-Z]\w*\s*\($")
 
 
-def labels(targets: list[dict[str, object]]) -> list[str]:
+def labels(targets: Sequence[Target]) -> list[str]:
     """A name per target that tells same-named ones apart: the qualified name, plus the path when two
     share it (Go/Rust/Python free functions of two modules), plus the line when they share that too."""
-    names = Counter(str(t["qualified_name"]) for t in targets)
-    places = Counter((str(t["qualified_name"]), str(t["path"])) for t in targets)
+    names = Counter(t["qualified_name"] for t in targets)
+    places = Counter((t["qualified_name"], t["path"]) for t in targets)
     out = []
     for t in targets:
-        qn, path = str(t["qualified_name"]), str(t["path"])
+        qn, path = t["qualified_name"], t["path"]
         if names[qn] == 1:
             out.append(qn)
         else:
@@ -202,10 +204,13 @@ def labels(targets: list[dict[str, object]]) -> list[str]:
     return out
 
 
-class Resolver:
+T = TypeVar("T", bound=Target)  # a find_symbol dict, or the reference graph's node of one
+
+
+class Resolver(Generic[T]):
     """Picks the likely target of each reference among ``targets`` (``find_symbol`` dicts)."""
 
-    def __init__(self, targets: list[dict[str, object]], lines_of: Callable[[str], list[str]] | None,
+    def __init__(self, targets: list[T], lines_of: Callable[[str], list[str]] | None,
                  imports: dict[str, str], bases_of: Callable[[str], list[str]] | None = None,
                  returns_of: Callable[[str], str] | None = None, packages: dict[str, str] | None = None) -> None:
         self.targets = targets
@@ -214,16 +219,16 @@ class Resolver:
         self.bases_of = bases_of  # type name → the names of its base types (inheritance)
         self.returns_of = returns_of  # function name → the type its definitions say they return
         self.owners = [_last(str(t.get("parent") or "")) for t in targets]
-        self.name = _last(str(targets[0]["qualified_name"])) if targets else ""
+        self.name = _last(targets[0]["qualified_name"]) if targets else ""
         self.type_names = set(self.owners) - {""}
         packages = packages or {}  # path → the package its Go file declares
-        self.modules = [_module_keys(str(t["path"])) + tuple(p.lower() for p in [packages.get(str(t["path"]))] if p)
+        self.modules = [_module_keys(t["path"]) + tuple(p.lower() for p in [packages.get(t["path"])] if p)
                         for t in targets]
-        self._memo: dict[tuple[str, ...], list[dict[str, object]]] = {}
+        self._memo: dict[tuple[str, ...], list[T]] = {}
         self.labels = {id(t): label for t, label in zip(targets, labels(targets))}
 
     # -- pieces --------------------------------------------------------------------------------
-    def _of_type(self, type_name: str) -> list[dict[str, object]]:
+    def _of_type(self, type_name: str) -> list[T]:
         """The targets that are members of ``type_name``, else of its nearest base types."""
         seen, layer = {type_name}, [type_name]
         for _ in range(4):  # inheritance depth looked through
@@ -236,7 +241,7 @@ class Resolver:
                 break
         return []
 
-    def _in_module(self, module: list[str]) -> list[dict[str, object]]:
+    def _in_module(self, module: list[str]) -> list[T]:
         parts = [p for p in module if p not in PATH_HEADS]
         while parts and "/" in parts[0]:  # a Go import path ``example.com/app/server``
             parts = [*parts[0].split("/"), *parts[1:]]
@@ -286,12 +291,12 @@ class Resolver:
         return self._local_type(head, path, line, min(functions, default=max(1, line - MAX_SCAN_LINES)), language)
 
     @staticmethod
-    def _pick(hits: list[dict[str, object]], path: str) -> dict[str, object] | None:
+    def _pick(hits: list[T], path: str) -> T | None:
         """One of ``hits``: the only one, else the one in the same file, else the same folder."""
         if len(hits) == 1:
             return hits[0]
         folder = path.rsplit("/", 1)[0]
-        for same in (lambda t: t["path"] == path, lambda t: str(t["path"]).rsplit("/", 1)[0] == folder):
+        for same in (lambda t: t["path"] == path, lambda t: t["path"].rsplit("/", 1)[0] == folder):
             near = [t for t in hits if same(t)]
             if len(near) == 1:
                 return near[0]
@@ -305,7 +310,7 @@ class Resolver:
         return self.labels[id(hit)] if hit else UNRESOLVED
 
     def _resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
-                 language: str) -> dict[str, object] | None:
+                 language: str) -> T | None:
         parts = components(qualifier)
         scope = scopes[0] if scopes else None
         if not parts:
@@ -340,7 +345,7 @@ class Resolver:
             hit = self._lone_method()  # it.group_by(): a value of unknown type
         return hit
 
-    def _lone_method(self) -> dict[str, object] | None:
+    def _lone_method(self) -> T | None:
         """The one method among the targets, for a method call whose receiver's type is not known."""
         methods = [t for t in self.targets if t.get("kind") == "method"]
         return methods[0] if len(methods) == 1 else None
@@ -354,13 +359,13 @@ class Resolver:
         tail = components(qualifier)[-1:] or [""]
         return re.search(rf"{re.escape(tail[0])}\s*(?:\([^()]*\))?\s*\.\s*{re.escape(self.name)}\b", text) is not None
 
-    def _from_module(self, module: list[str], path: str) -> dict[str, object] | None:
+    def _from_module(self, module: list[str], path: str) -> T | None:
         """The definition a module path names: its function over a same-named method (``extra::helper``)."""
         hits = self._in_module(module)
         hits = [t for t in hits if t.get("kind") != "method"] or hits
         return self._pick(hits, path) if hits else None
 
-    def _bare(self, path: str, scope: Scope | None, language: str) -> dict[str, object] | None:
+    def _bare(self, path: str, scope: Scope | None, language: str) -> T | None:
         """A name without a receiver: imported, a method of the enclosing type, or a free function nearby."""
         module = self.imports.get(path)
         if module:

@@ -22,6 +22,7 @@ from codesift.limits import InputError, check_name
 from codesift.datatypes import dotted
 from codesift.languages import is_test_path
 from codesift.tools.context.common import read_cached
+from codesift.tools.payloads import Definition, Symbol, Usage, UsageGroup, UsagesAnswer
 from codesift.tools.symbols import find_symbol
 from codesift.tools.targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
 
@@ -91,7 +92,7 @@ def service_prefixes(ws: "Workspace", service: str | list[str] | None) -> tuple[
 
 
 def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service: str | list[str] | None = None,
-                with_context: bool = True) -> dict[str, object]:
+                with_context: bool = True) -> UsagesAnswer:
     """References to ``symbol_name`` (a name or ``Parent.name``), the definition sites excluded."""
     symbol_name = check_name(symbol_name)  # empty or too long: the same error as on the CLI and MCP
     name = dotted(symbol_name).rsplit(".", 1)[-1].strip()
@@ -102,17 +103,18 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     qualified = name != symbol_name.strip()
     # Every definition of the name is a candidate target: spelt the same (references are case-sensitive,
     # the name index is not), and not a Rust ``impl Conn`` block, which uses ``Conn``.
-    def defined(query: str) -> list[dict[str, object]]:
+    def defined(query: str) -> list[Symbol]:
         return [t for t in find_symbol(ws, query, exact=True) if t["name"] == name and t["kind"] != "impl"]
 
     targets = defined(name)
     wanted = defined(symbol_name) if qualified else targets
-    result: dict[str, object] = {"symbol": symbol_name, "definitions": [_definition(t) for t in wanted],
-                                 "ambiguous": False, "total": 0, "files": 0, "in_tests": 0, "usages": [],
-                                 "source": "static"}
+    result: UsagesAnswer = {"symbol": symbol_name, "definitions": [definition_of(t) for t in wanted],
+                            "ambiguous": False, "total": 0, "files": 0, "in_tests": 0, "usages": [],
+                            "source": "static"}
     if qualified and not wanted and targets:
-        others = ", ".join(sorted({str(t["qualified_name"]) for t in targets}))
-        result.update(source="none", note=f"no definition named {symbol_name!r}; {name!r} is defined as {others}")
+        others = ", ".join(sorted({t["qualified_name"] for t in targets}))
+        result["source"] = "none"
+        result["note"] = f"no definition named {symbol_name!r}; {name!r} is defined as {others}"
         return result
     sites, ambiguous = _sites(ws, name, targets, service)
     dropped = 0
@@ -126,23 +128,22 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     groups = sorted(counts, key=lambda t: (t == UNRESOLVED, -counts[t], str(t)))
     rank = {t: i for i, t in enumerate(groups)}
     sites.sort(key=lambda s: (rank[s[3]], s[2], s[0][1], s[0][2]))  # target, tests last, path, line
-    root, cache = source_reader(ws), {}
-    usages = []
+    root = source_reader(ws)
+    cache: dict[str, list[str]] = {}  # path → its live lines
+    usages: list[Usage] = []
     for (_, path, line, kind, qualifier), scope, test, target in sites[:limit]:
-        item: dict[str, object] = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
-                                   "enclosing": scope.qualified_name if scope else None, "test": test}
-        if ambiguous:
+        item: Usage = {"path": path, "line": line, "kind": kind, "qualifier": qualifier,
+                       "enclosing": scope.qualified_name if scope else None, "test": test}
+        if ambiguous and target is not None:  # ambiguous: every use has a target (or unresolved)
             item["target"] = target
         if with_context:
             item["text"], item["context"] = _context(root, path, line, cache)
         usages.append(item)
-    result.update(ambiguous=ambiguous, total=len(sites), files=len({s[0][1] for s in sites}),
-                  in_tests=sum(1 for s in sites if s[2]), usages=usages)
+    result["ambiguous"], result["total"] = ambiguous, len(sites)
+    result["files"], result["in_tests"] = len({s[0][1] for s in sites}), sum(1 for s in sites if s[2])
+    result["usages"] = usages
     if ambiguous:
-        where = dict(zip(labels(targets), targets))
-        result["groups"] = [{"target": t, "uses": counts[t],
-                             **({"path": where[t]["path"], "line": where[t]["start_line"]} if t in where else {})}
-                            for t in groups]
+        result["groups"] = _groups([t for t in groups if t is not None], counts, targets)
         result["note"] = (f"{len(targets)} definitions are named {name!r}; uses are grouped by their likely "
                           f"target (receiver and parameter types, qualifier, imports, file)")
         if dropped:
@@ -153,14 +154,28 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     return result
 
 
-def _definition(t: dict[str, object]) -> dict[str, object]:
-    return {k: t[k] for k in ("path", "start_line", "end_line", "qualified_name", "kind")}
+def definition_of(t: Symbol) -> Definition:
+    """Where the definition ``t`` is, as an answer lists the definitions of a name."""
+    return {"path": t["path"], "start_line": t["start_line"], "end_line": t["end_line"],
+            "qualified_name": t["qualified_name"], "kind": t["kind"]}
+
+
+def _groups(order: list[str], counts: Counter[str | None], targets: list[Symbol]) -> list[UsageGroup]:
+    """One group per likely target, in ``order``, with where its definition is."""
+    where = dict(zip(labels(targets), targets))
+    out: list[UsageGroup] = []
+    for target in order:
+        group: UsageGroup = {"target": target, "uses": counts[target]}
+        if target in where:
+            group["path"], group["line"] = where[target]["path"], where[target]["start_line"]
+        out.append(group)
+    return out
 
 
 Site = tuple[tuple[int, str, int, str, str], "Scope | None", bool, "str | None"]  # row, scope, in tests, target
 
 
-def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
+def _sites(ws: "Workspace", name: str, targets: list[Symbol],
            service: str | list[str] | None) -> tuple[list[Site], bool]:
     """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
@@ -174,10 +189,11 @@ def _sites(ws: "Workspace", name: str, targets: list[dict[str, object]],
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
                 imports.setdefault(path, qualifier)
-        root, cache = source_reader(ws), {}
+        root = source_reader(ws)
+        cache: dict[str, list[str]] = {}  # path → its live lines
         lines_of = (lambda p: file_lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
         resolver = Resolver(targets, lines_of, imports, bases_lookup(ws), returns_lookup(ws),
-                            ws.store.go_packages(str(t["path"]) for t in targets))
+                            ws.store.go_packages(t["path"] for t in targets))
     out: list[Site] = []
     for row in rows:
         _, path, line, _, qualifier = row
@@ -216,13 +232,14 @@ def returns_lookup(ws: "Workspace") -> Callable[[str], str]:
     return returns_of
 
 
-def _without_references(ws: "Workspace", result: dict[str, object], symbol_name: str, name: str,
-                        wanted: list[dict[str, object]], service: str | list[str] | None, limit: int) -> None:
+def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str, name: str,
+                        wanted: list[Symbol], service: str | list[str] | None, limit: int) -> None:
     """No static use: semantic guesses when the name is defined, else say that nothing is."""
     if not wanted:
-        similar = [str(s["qualified_name"]) for s in find_symbol(ws, name, service=service)]
-        result.update(source="none", suggestions=list(dict.fromkeys(similar))[:SUGGESTIONS],
-                      note=f"no definition named {symbol_name!r} and no reference to it in the index")
+        similar = [s["qualified_name"] for s in find_symbol(ws, name, service=service)]
+        result["source"] = "none"
+        result["suggestions"] = list(dict.fromkeys(similar))[:SUGGESTIONS]
+        result["note"] = f"no definition named {symbol_name!r} and no reference to it in the index"
         return
     defined = {(t["path"], t["start_line"]) for t in wanted}
     at = ", ".join(f"{t['path']}:{t['start_line']}" for t in wanted[:3])

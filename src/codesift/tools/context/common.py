@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from codesift.datatypes import dotted
 from codesift.errors import CodesiftError
+from codesift.tools.payloads import ContextSymbol
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.datatypes import Chunk
@@ -62,7 +63,7 @@ def no_symbol(symbol_name: str, rel: str, names: list[str], shown: int = 30) -> 
     return ContextError(f"no symbol {symbol_name!r} in {rel}" + (f"; symbols there: {there}" if there else ""))
 
 
-def symbol_info(sym: Chunk | ChunkRecord) -> dict[str, object]:
+def symbol_info(sym: Chunk | ChunkRecord) -> ContextSymbol:
     """The ``symbol`` field of a context answer."""
     return {"name": sym.name, "qualified_name": sym.qualified_name, "kind": sym.kind,
             "start_line": sym.start_line, "end_line": sym.end_line, "signature": sym.signature}

@@ -12,6 +12,7 @@ from codesift.languages import language_for
 from codesift.parse import extract_chunks
 from codesift.tools.context.common import (ContextError, answer_window, no_symbol, read_cached, safe_path,
                                            symbol_info)
+from codesift.tools.payloads import CodeContext, ContextSymbol
 from codesift.datatypes import NOT_DEFINITIONS, dotted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,7 +59,7 @@ def _service_source(ws: "Workspace", loc: "Location", rel: str, ref: str | None)
 
 
 def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = None, *, ref: str | None = None,
-                     context_lines: int = 0, start_line: int | None = None) -> dict[str, object]:
+                     context_lines: int = 0, start_line: int | None = None) -> CodeContext:
     """The file (or one symbol of it, plus ``context_lines`` around) with 1-based line numbers, at most
     ``MAX_FILE_LINES`` of them from ``start_line`` on (how a long file is read page by page)."""
     if context_lines < 0:
@@ -92,7 +93,7 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     text, _ = decode_source(data)
     lines = text.splitlines()
     start, end = 1, len(lines)
-    symbol = None
+    symbol: ContextSymbol | None = None
     if symbol_name:
         language = language_for(rel) or "text"
         chunks = [c for c in extract_chunks(text, language, rel) if c.kind not in NOT_DEFINITIONS]
@@ -112,13 +113,16 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
             symbol = declaration_in(text, language, want.rsplit(".", 1)[-1], spans)
             if symbol is None or (want != symbol["name"] and want != symbol["qualified_name"]):
                 raise no_symbol(symbol_name, rel, [c.qualified_name for c in chunks])
-            start = max(1, int(symbol["start_line"]) - context_lines)  # type: ignore[call-overload]
-            end = min(len(lines), int(symbol["end_line"]) + context_lines)  # type: ignore[call-overload]
+            start = max(1, symbol["start_line"] - context_lines)
+            end = min(len(lines), symbol["end_line"] + context_lines)
     start, end, truncated = answer_window(start, end, start_line)
-    return {
-        "path": rel, "ref": ref, **({"source": source} if source else {}), "language": language_for(rel) or "text",
+    answer: CodeContext = {
+        "path": rel, "ref": ref, "source": source or "", "language": language_for(rel) or "text",
         "start_line": start, "end_line": end, "total_lines": len(lines), "symbol": symbol,
         "changed_since_indexed": stale, "truncated": truncated, "code": "\n".join(lines[start - 1 : end]),
     }
+    if not source:  # said for a configured service's file and a Qdrant reader's live one
+        del answer["source"]
+    return answer
 
 

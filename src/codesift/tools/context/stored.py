@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from codesift.search.run import Filters
 from codesift.datatypes import NOT_DEFINITIONS, dotted
 from codesift.tools.context.common import ContextError, answer_window, no_symbol, symbol_info
+from codesift.tools.payloads import CodeContext, ContextSymbol
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.store.records import ChunkRecord
@@ -35,7 +36,7 @@ def _symbol(rows: list["ChunkRecord"], rel: str, symbol_name: str) -> "ChunkReco
 
 
 def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_lines: int,
-                   start_line: int | None, why: str) -> dict[str, object]:
+                   start_line: int | None, why: str) -> CodeContext:
     """The answer of ``get_code_context`` built from the collection's stored text; ``why`` says why the
     live file was not used."""
     rows = _rows(ws, rel)
@@ -46,7 +47,8 @@ def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_l
         for i, line in enumerate(row.text.split("\n")):
             lines.setdefault(row.text_start + i, line)
     total = max(max(lines), max(r.end_line for r in rows))
-    start, end, symbol = 1, total, None
+    start, end = 1, total
+    symbol: ContextSymbol | None = None
     if symbol_name:
         sym = _symbol(rows, rel, symbol_name)
         start = max(1, sym.text_start - context_lines)
@@ -54,7 +56,7 @@ def stored_context(ws: "Workspace", rel: str, symbol_name: str | None, context_l
         symbol = symbol_info(sym)
     start, end, truncated = answer_window(start, end, start_line)
     gaps = sum(1 for n in range(start, end + 1) if n not in lines)
-    out: dict[str, object] = {
+    out: CodeContext = {
         "path": rel, "ref": None, "source": STORED, "language": rows[0].language, "start_line": start,
         "end_line": end, "total_lines": total, "symbol": symbol, "changed_since_indexed": None,
         "truncated": truncated, "code": "\n".join(lines.get(n, "") for n in range(start, end + 1)),

@@ -7,6 +7,7 @@ payload without the text it shows (the commit body and the diff are in the Markd
 from __future__ import annotations
 
 from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, MIN_MAX_CHARS, Payload, Rendered, bounded, clip, fence, inline, lean
+from codesift.tools.payloads import Commit, CommitSearch
 
 _COMMIT_TEXT = ("body", "diff")
 
@@ -23,7 +24,7 @@ def _day(date: object) -> str:
 
 
 # -- search_commits --------------------------------------------------------------------------------
-def render_commits(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_commits(payload: CommitSearch, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """search_commits: a header (query, mode, filters, notes), then one block per commit."""
     results = payload.get("results") or []
     filters = "".join(f" · {k}: {inline(str(payload[k]))}" for k in ("path", "since") if payload.get(k))
@@ -41,7 +42,7 @@ def render_commits(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     return Rendered(text, data)
 
 
-def commits_text(payload: Payload) -> str:
+def commits_text(payload: CommitSearch) -> str:
     """search_commits for a terminal: ``sha  date  author  subject``, then the changed paths indented."""
     lines = []
     for r in payload.get("results") or []:
@@ -52,7 +53,7 @@ def commits_text(payload: Payload) -> str:
 
 
 # -- get_commit ------------------------------------------------------------------------------------
-def _files(payload: Payload) -> list[str]:
+def _files(payload: Commit) -> list[str]:
     out = []
     for f in payload.get("files") or []:
         old = f" (from {f['old_path']})" if f.get("old_path") else ""
@@ -60,7 +61,7 @@ def _files(payload: Payload) -> list[str]:
     return out
 
 
-def _cut_line(payload: Payload) -> str:
+def _cut_line(payload: Commit) -> str:
     if not payload.get("diff_truncated"):
         return ""
     budget = payload.get("diff_budget") or {}
@@ -69,7 +70,7 @@ def _cut_line(payload: Payload) -> str:
             "one file: `git show SHA -- PATH`")
 
 
-def render_commit(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_commit(payload: Commit, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """get_commit: sha, author, date, message, changed files, then the diff fenced, cut to the budget."""
     head = [f"Commit **{payload.get('sha')}** · {payload.get('author')} <{payload.get('email')}> · "
             f"{payload.get('date')}" + ("" if payload.get("indexed", True) else " · not in the history index"),
@@ -93,7 +94,7 @@ def render_commit(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
     return Rendered(text, data)
 
 
-def commit_text(payload: Payload) -> str:
+def commit_text(payload: Commit) -> str:
     """get_commit for a terminal, like ``git show --name-status``, then the (cut) diff."""
     lines = [f"commit {payload.get('sha')}", f"Author: {payload.get('author')} <{payload.get('email')}>",
              f"Date:   {payload.get('date')}", "", f"    {payload.get('subject')}"]

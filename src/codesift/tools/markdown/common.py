@@ -9,7 +9,7 @@ budget is reached; the text then says how many were left out and how to get them
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,8 @@ TEXT_FIELDS = frozenset({"snippet", "code", "text", "context", "docstring", "sig
 FOOTER_ROOM = 160  # kept free for the truncation line
 _FENCE_LANG = {"c_sharp": "csharp", "objective_c": "objectivec", "shell": "bash", "text": "", "window": ""}
 
-Payload = dict[str, Any]
+Payload = Mapping[str, Any]  # what a renderer reads: a tool's answer (codesift.tools.payloads), or a part of one
+Data = dict[str, Any]  # what it hands back as structured content
 
 
 def clamp_max_chars(max_chars: int | None) -> int:
@@ -38,7 +39,7 @@ def clamp_max_chars(max_chars: int | None) -> int:
     return min(MAX_MAX_CHARS, max(MIN_MAX_CHARS, int(max_chars)))
 
 
-def lean(item: Payload) -> Payload:
+def lean(item: Payload) -> Data:
     """``item`` without its text fields (TEXT_FIELDS), nested dicts included: the structured twin of a
     rendered item."""
     return {k: lean(v) if isinstance(v, dict) else v for k, v in item.items() if k not in TEXT_FIELDS}
@@ -49,7 +50,7 @@ class Rendered:
     """Markdown for the agent plus the payload cut to the same items (for structured content)."""
 
     text: str
-    data: Payload
+    data: Data
 
 
 # -- small pieces ----------------------------------------------------------------------------------
@@ -132,9 +133,9 @@ def bounded(
     return "\n\n".join(parts + end), shown
 
 
-def trimmed(payload: Payload, key: str, shown: int, offset: int | None) -> Payload:
+def trimmed(payload: Payload, key: str, shown: int, offset: int | None) -> Data:
     items = payload.get(key) or []
-    data = {**payload, key: [lean(i) if isinstance(i, dict) else i for i in items[:shown]],
+    data: Data = {**payload, key: [lean(i) if isinstance(i, dict) else i for i in items[:shown]],
             "truncated": shown < len(items)}
     data["next_offset"] = offset + shown if offset is not None and shown < len(items) else None
     return data

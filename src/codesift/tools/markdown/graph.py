@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, trimmed, fence, inline, lean, ungrouped
+from codesift.tools.payloads import CalleesPage, CallersPage, ImpactPage, RepoMap
 
 MAX_LINES_LISTED = 8  # call lines listed per entry
 
@@ -43,7 +44,7 @@ def _next(cli: bool, tool: str, arg: str) -> str:
 
 
 # -- get_repo_map ----------------------------------------------------------------------------------
-def map_body(payload: Payload) -> list[str]:
+def map_body(payload: RepoMap) -> list[str]:
     """The map itself: a path line per file, then one line per definition (line number, signature)."""
     out: list[str] = []
     for f in payload.get("files") or []:
@@ -52,7 +53,7 @@ def map_body(payload: Payload) -> list[str]:
     return out
 
 
-def render_map(payload: Payload, *, cli: bool = False) -> Rendered:
+def render_map(payload: RepoMap, *, cli: bool = False) -> Rendered:
     """get_repo_map: what was ranked and how, the map, how to see more. Sized by the caller (the budget
     is in tokens, chosen before rendering); this only lays it out."""
     where = payload.get("service") or "the repository"
@@ -114,7 +115,7 @@ def _none_found(payload: Payload, what: str) -> list[str]:
     return lines
 
 
-def render_callers(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
+def render_callers(payload: CallersPage, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
     """callers: one line per calling definition (where, what, how many calls), grouped by target."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -178,7 +179,7 @@ def _callee_line(e: Payload) -> str:
     return f"- `{e['path']}:{e['line']}` {inline(called)}{times} {where}"
 
 
-def render_callees(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
+def render_callees(payload: CalleesPage, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
     """callees: one line per called definition (or unresolved name), in body order."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -206,7 +207,7 @@ def render_callees(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, *, cli:
     return Rendered(text, trimmed(payload, "results", shown, offset))
 
 
-def render_impact(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
+def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
     """impact: totals, the files reached, then the definitions by hop."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []

@@ -6,10 +6,9 @@ the payload cut to what the text shows, without the text itself (lines of code, 
 
 from __future__ import annotations
 
-from typing import Any
-
 from codesift.languages import language_for
-from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, Payload, Rendered, bounded, fence, inline, lean
+from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, Data, Payload, Rendered, bounded, fence, inline, lean
+from codesift.tools.payloads import GrepAnswer, OutlineAnswer, OutlineItem, OutlinePage
 
 _TEXT_KEYS = ("before", "after", "doc", "signature")
 
@@ -18,12 +17,12 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
-def _lean(item: Payload) -> Payload:
+def _lean(item: Payload) -> Data:
     return {k: v for k, v in lean(item).items() if k not in _TEXT_KEYS}
 
 
 # -- grep ------------------------------------------------------------------------------------------
-def grep_summary(payload: Payload) -> str:
+def grep_summary(payload: GrepAnswer) -> str:
     """``12 hits in 4 files · 7 of 1,234 files read (trigram index) · 3.1 ms``."""
     n = len(payload.get("results") or []) + int(payload.get("offset") or 0)
     hits = f"{n:,}+ hits" if payload.get("more") else _plural(n, "hit")
@@ -34,7 +33,7 @@ def grep_summary(payload: Payload) -> str:
             f"read ({how}) · {payload.get('elapsed_ms')} ms")
 
 
-def _grep_head(payload: Payload) -> list[str]:
+def _grep_head(payload: GrepAnswer) -> list[str]:
     mode = "regex" if payload.get("regex") else "literal"
     case = "case-sensitive" if payload.get("case_sensitive", True) else "ignoring case"
     offset = int(payload.get("offset") or 0)
@@ -58,7 +57,7 @@ def _hit_block(hit: Payload, context_lines: int) -> str:
     return f"- L{line}{where}{stale}:\n{fence(body, language_for(str(hit.get('path'))) or '')}"
 
 
-def render_grep(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_grep(payload: GrepAnswer, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """grep_code: the search line and notes, then the hits under a bold heading per file, paged by offset."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -92,10 +91,10 @@ def render_grep(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendere
     return Rendered(text, data)
 
 
-def grep_text(payload: Payload) -> str:
+def grep_text(payload: GrepAnswer) -> str:
     """grep for a terminal, ripgrep-like: ``path:line:text`` (context ``path-line-text``, ``--`` between
     blocks), files apart, a ``# in Symbol (kind)`` line where the enclosing symbol changes."""
-    files: dict[str, dict[int, tuple[bool, str, tuple[object, object]]]] = {}
+    files: dict[str, dict[int, tuple[bool, str, tuple[object, ...]]]] = {}  # path → line → (hit, text, symbol)
     for hit in payload.get("results") or []:
         rows = files.setdefault(hit["path"], {})
         line = int(hit["line"])
@@ -109,7 +108,7 @@ def grep_text(payload: Payload) -> str:
     for path, rows in files.items():
         if out:
             out.append("")
-        previous_symbol: tuple[object, object] | None = None
+        previous_symbol: tuple[object, ...] | None = None
         lines = sorted(rows)
         for i, n in enumerate(lines):
             is_hit, text, symbol = rows[n]
@@ -136,7 +135,7 @@ def _outline_line(item: Payload) -> str:
     return f"{indent}- {span} {item.get('kind')} **{label}**{sig}{doc}"
 
 
-def render_outline(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_outline(payload: OutlinePage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """get_file_outline: one line per symbol (line range, kind, name, signature, first doc line), indented
     by nesting, paged by ``offset`` over the symbols in reading order."""
     from codesift.tools.outline import flatten
@@ -165,7 +164,7 @@ def render_outline(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     return Rendered(text, data)
 
 
-def outline_text(payload: Payload) -> str:
+def outline_text(payload: OutlineAnswer) -> str:
     """The outline for a terminal: ``start-end  kind  name  signature  — doc``, indented by nesting."""
     from codesift.tools.outline import flatten
 
@@ -179,7 +178,7 @@ def outline_text(payload: Payload) -> str:
     return "\n".join(lines)
 
 
-def strip_outline(symbols: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def strip_outline(symbols: list[OutlineItem]) -> list[Data]:
     """The nested outline as the CLI's ``--json`` contract: name, kind, lines, signature, doc, children."""
     keys = ("name", "qualified_name", "kind", "start_line", "end_line", "signature", "doc")
     return [{**{k: s.get(k) for k in keys}, "children": strip_outline(s.get("children") or [])} for s in symbols]

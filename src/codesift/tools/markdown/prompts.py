@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from codesift.tools.markdown.common import inline
+from codesift.tools.payloads import ServiceOverview, SystemDesign
 
 PROMPT_MAX_CHARS = 6_000
 
@@ -80,7 +81,7 @@ def _route(r: Payload) -> str:
     return f"- {inline(r['route'])} → {r['handler']} (`{r['path']}:{r['line']}`)"
 
 
-def render_service_overview(payload: Payload, max_chars: int = PROMPT_MAX_CHARS) -> str:
+def render_service_overview(payload: ServiceOverview, max_chars: int = PROMPT_MAX_CHARS) -> str:
     """The service_overview prompt: languages, folders, entry points, main modules, routes, what to do next."""
     scope = payload.get("scope")
     where = f"the folder `{scope}/` of {payload['root']}" if scope else f"the repository at {payload['root']}"
@@ -107,7 +108,7 @@ def render_service_overview(payload: Payload, max_chars: int = PROMPT_MAX_CHARS)
     return fit(head, sections, tail, max_chars)
 
 
-def render_system_design(payload: Payload, max_chars: int = PROMPT_MAX_CHARS) -> str:
+def render_system_design(payload: SystemDesign, max_chars: int = PROMPT_MAX_CHARS) -> str:
     """The system_design prompt: each top-level folder with what the index knows of it, then the task."""
     head = (f"Describe the system design of the repository at {payload['root']}, indexed by codesift.\n"
             f"**Languages**: {_languages(payload['languages'])}. Its top-level folders, with what the index "

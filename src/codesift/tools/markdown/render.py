@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from codesift.search.coverage import share
 from codesift.datatypes import NOT_DEFINITIONS
 from codesift.tools.markdown.common import (FOOTER_ROOM, DEFAULT_MAX_CHARS, MIN_MAX_CHARS, Payload, Rendered, bounded, fence, inline, lean, line_span, read_call, trimmed)
+from codesift.tools.payloads import (CodeContext, IndexStatus, SearchPage, SimilarPage, SourcesPage, SummaryPage,
+                                     SymbolsPage)
 
 def _field(label: str, value: object) -> str:
     return f"**{label}:** {value}" if value not in (None, "", [], ()) else ""
@@ -56,7 +58,7 @@ def _score(item: Payload, word: str = "score") -> str:
 
 
 # -- search_code ---------------------------------------------------------------------------------
-def search_header(payload: Payload) -> list[str]:
+def search_header(payload: SearchPage) -> list[str]:
     """The line(s) above the results: query, mode, embedding status, and coverage/notes when not ok."""
     offset = int(payload.get("offset") or 0)
     n = len(payload.get("results") or [])
@@ -82,7 +84,7 @@ def search_block(n: int, r: Payload) -> str:
     return _join([title, *_symbol_lines(r), doc, also, shown, code])
 
 
-def render_search(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_search(payload: SearchPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """search_code: header line, then one section per result, paged by ``offset``."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -116,7 +118,7 @@ def symbol_block(n: int, s: Payload, *, score_word: str = "score") -> str:
     return _join([title, *_symbol_lines(s), f"> {doc}" if doc else ""])
 
 
-def render_symbols(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_symbols(payload: SymbolsPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """find_symbol: definitions, exact matches first; ``offset`` pages through them."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -141,7 +143,7 @@ def render_symbols(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
     return Rendered(text, data)
 
 
-def render_similar(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_similar(payload: SimilarPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """find_similar / drill_down: neighbours of one result, by embedding similarity."""
     offset = int(payload.get("offset") or 0)
     results = payload.get("results") or []
@@ -157,15 +159,17 @@ def render_similar(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
 
 
 # -- get_code_context ------------------------------------------------------------------------------
-def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_line: int | None = None) -> Rendered:
+def render_context(payload: CodeContext, max_chars: int = DEFAULT_MAX_CHARS,
+                   start_line: int | None = None) -> Rendered:
     """get_code_context: where the code is, then the lines with their numbers, paged by ``start_line``."""
     first, last = int(payload.get("start_line") or 1), int(payload.get("end_line") or 0)
     lines = str(payload.get("code") or "").split("\n") if payload.get("code") else []
     begin = max(first, start_line or first)
-    sym = payload.get("symbol") or {}
+    sym: Payload = payload.get("symbol") or {}
+    ref = payload.get("ref")
     head = [_join([
         f"**File:** {payload.get('path')}{line_span(first, last)} (of {payload.get('total_lines')} lines)"
-        + (f" at {inline(payload['ref'])}" if payload.get("ref") else ""),
+        + (f" at {inline(ref)}" if ref else ""),
         _field("Source", inline(str(payload["source"])) if payload.get("source") else ""),
         _field("Symbol", f"{sym.get('qualified_name')} ({sym.get('kind')}), lines "
                          f"{sym.get('start_line')}-{sym.get('end_line')}" if sym else ""),
@@ -182,7 +186,8 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     outline = "" if sym else f", or get_file_outline(file_path={payload.get('path')!r}) to pick a definition"
     footer = max(FOOTER_ROOM + len(outline), len(hint) + 2)  # the truncation line, or the next-call line
     budget = max(MIN_MAX_CHARS, max_chars) - sum(len(h) + 2 for h in head) - footer - 16
-    kept, used = [], 0
+    kept: list[str] = []
+    used = 0
     for row in numbered:
         if used + len(row) + 1 > budget and kept:
             break
@@ -204,9 +209,9 @@ def render_context(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS, start_l
     return Rendered("\n\n".join(parts), data)
 
 
-def _context_next(payload: Payload) -> str:
+def _context_next(payload: CodeContext) -> str:
     """After reading a definition: who uses it and what it calls; after a whole file: its outline."""
-    sym = payload.get("symbol") or {}
+    sym: Payload = payload.get("symbol") or {}
     if payload.get("ref"):
         return ""
     if not sym:
@@ -219,7 +224,7 @@ def _context_next(payload: Payload) -> str:
 
 
 # -- summarize_matches -----------------------------------------------------------------------------
-def render_summary(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_summary(payload: SummaryPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """summarize_matches: one bullet per file (score, description, matching symbols), no code."""
     files = payload.get("results") or []
     head = [f"Files matching {inline(payload.get('query', ''))}: {len(files)}" if files
@@ -239,13 +244,13 @@ def render_summary(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rend
 
 
 # -- index_status / list_sources -------------------------------------------------------------------
-def _when(ts: object) -> str:
+def _when(ts: float | None) -> str:
     if not ts:
         return "never"
-    return dt.datetime.fromtimestamp(float(ts)).isoformat(timespec="seconds")  # type: ignore[arg-type]
+    return dt.datetime.fromtimestamp(float(ts)).isoformat(timespec="seconds")
 
 
-def render_status(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_status(payload: IndexStatus, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """index_status: what is indexed and how complete the semantic side is."""
     langs = ", ".join(f"{k} {v}" for k, v in (payload.get("languages") or {}).items()) or "-"
     skipped = ", ".join(f"{n} {r}" for r, n in (payload.get("skipped") or {}).items()) or "none"
@@ -268,12 +273,12 @@ def render_status(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rende
         rows.append((f"Grammar failed ({lang})", f"{err.get('files')} files indexed as line windows, without "
                      f"symbols or references: {err.get('error')}"))
     text = "## codesift index status\n\n" + "\n".join(f"- **{k}:** {v}" for k, v in rows if v not in (None, ""))
-    return Rendered(text[: max(MIN_MAX_CHARS, max_chars)], payload)
+    return Rendered(text[: max(MIN_MAX_CHARS, max_chars)], dict(payload))
 
 
-def render_sources(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_sources(payload: SourcesPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """list_sources: the root and its top-level folders as a table."""
-    sources = payload.get("results") or []
+    sources: Sequence[Payload] = payload.get("results") or []
     head = [f"Indexed root: `{payload.get('root')}`. Pass a folder as `service=` to narrow search_code, "
             "find_symbol, find_usages, grep_code, summarize_matches, get_repo_map or the call graph."]
     if any("kind" in s for s in sources):  # configured services ([[services]]): kind, languages, commit too

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from codesift.tools.payloads import UsagesPage
 from codesift.tools.markdown.common import (DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, line_span, trimmed, inline, read_call,
                        ungrouped)
 
@@ -35,7 +36,7 @@ def _group_title(target: str, groups: Sequence[Payload]) -> str:
     return f"#### → {inline(target)}{where} ({count_of(int(info.get('uses') or 0), 'use')})"
 
 
-def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset: int, *, cli: bool) -> list[str]:
+def _usages_head(payload: UsagesPage, name: str, results: Sequence[Payload], offset: int, *, cli: bool) -> list[str]:
     """Totals, where the name is defined (or that it is not) and how the list is ordered (``cli``: the
     commands named as commands)."""
     source = payload.get("source") or "static"
@@ -78,7 +79,7 @@ def _usages_head(payload: Payload, name: str, results: Sequence[Payload], offset
     return head
 
 
-def _usages_next(payload: Payload, results: Sequence[Payload], *, cli: bool) -> str:
+def _usages_next(payload: UsagesPage, results: Sequence[Payload], *, cli: bool) -> str:
     """The next call after find_usages (``cli``: as commands): read a use in context and follow the call
     graph, or, where the index knows no reference, look for the text itself."""
     name = str(payload.get("symbol_name") or "")
@@ -94,7 +95,7 @@ def _usages_next(payload: Payload, results: Sequence[Payload], *, cli: bool) -> 
             f"definitions, impact({name!r}) everything that reaches it.")
 
 
-def render_usages(payload: Payload, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
+def render_usages(payload: UsagesPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
     """find_usages: totals and definitions, then one bullet per use (path:line, kind, enclosing definition,
     the code line), under a heading per likely target when several definitions share the name; test uses
     follow the others under an "in tests" line."""
