@@ -21,10 +21,10 @@ from conftest import http_server, marks_users, write_repo  # noqa: E402
 
 TOOLS = {"search_code", "find_symbol", "find_usages", "get_code_context", "find_similar", "drill_down",
          "summarize_matches", "index_status", "list_sources"}
-TOOLS |= {"get_repo_map", "callers", "callees", "impact"}  # mcp_graph.py (tests/test_graph.py, test_repomap.py)
-TOOLS |= {"grep_code", "get_file_outline"}  # mcp_nav.py (tests/test_grep.py, test_outline.py)
-TOOLS |= {"search_commits", "get_commit"}  # mcp_history.py (tests/test_history.py)
-TOOLS |= {"reindex"}  # mcp_reindex.py (tests/test_reindex.py)
+TOOLS |= {"get_repo_map", "callers", "callees", "impact"}  # server/graph.py (tests/test_graph.py, test_repomap.py)
+TOOLS |= {"grep_code", "get_file_outline"}  # server/nav.py (tests/test_grep.py, test_outline.py)
+TOOLS |= {"search_commits", "get_commit"}  # server/history.py (tests/test_history.py)
+TOOLS |= {"reindex"}  # server/reindex.py (tests/test_reindex.py)
 
 
 def text(result) -> str:

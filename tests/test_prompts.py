@@ -1,5 +1,5 @@
-"""The MCP prompts service_overview and system_design (codesift/mcp_prompts.py, tools/prompts.py,
-tools/markdown_prompts.py): listed and fetched through the SDK's in-process client, filled in from the
+"""The MCP prompts service_overview and system_design (server/prompts.py, tools/prompts.py,
+tools/markdown/prompts.py): listed and fetched through the SDK's in-process client, filled in from the
 index (entry points, routes, main modules), bounded."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The reindex of a served index (codesift/reindex.py): the MCP tool ``reindex`` (mcp_reindex.py) and
+"""The reindex of a served index (codesift/server/reindex.py): the MCP tool ``reindex`` (the same module) and
 ``POST /reindex`` on ``serve --http`` (web.py), which streams NDJSON; one reindex at a time."""
 
 from __future__ import annotations

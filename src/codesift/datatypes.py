@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 # Bumped whenever a change to the parsers changes the chunks of unchanged files; an index built by
 # another version re-parses every file once on its next update (vectors are kept: keyed by text).
 # 2: Rust inline modules are scopes (``tests.it_adds``).
-# 3: the dense model reads camelCase split into words (``model_text.embed_text``): every chunk re-embeds.
+# 3: the dense model reads camelCase split into words (``text.model_input.embed_text``): every chunk re-embeds.
 # 4: a chunk longer than the model's window is embedded as its head and the vocabulary of the rest
-#    (``model_text.embed_text``): those chunks re-embed.
+#    (``text.model_input.embed_text``): those chunks re-embed.
 # 5: JavaScript/TypeScript module-level calls defining a named function (``defineGetter(req, 'ip',
 #    function ip() {...})``) are definitions.
 # 6: so is a const made by a plain function called on a function (``const h = defineEventHandler(() => ...)``).

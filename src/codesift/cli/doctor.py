@@ -1,5 +1,5 @@
-"""CLI of the checks before and around indexing (added to :data:`codesift.cli.app.main` by its command list, not
-imported at the end of cli.py): ``codesift doctor`` and the body of ``codesift index --dry-run``."""
+"""CLI of the checks before and around indexing (added to :data:`codesift.cli.app.main` by its command list):
+``codesift doctor`` and the body of ``codesift index --dry-run``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""CLI commands of the git-history tools, registered on :data:`codesift.cli.app.main` (imported at the end of
-cli.py): ``commits`` (search the indexed commits) and ``commit`` (one commit with its diff), plus the
+"""CLI commands of the git-history tools, added to :data:`codesift.cli.app.main` by its command list: ``commits`` (search the indexed commits) and ``commit`` (one commit with its diff), plus the
 pieces of ``index --history``."""
 
 from __future__ import annotations

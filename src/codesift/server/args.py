@@ -1,4 +1,4 @@
-"""The MCP tools' argument types, shown to the agent as JSON schema (see ``mcp_server.py``).
+"""The MCP tools' argument types, shown to the agent as JSON schema (see ``server/mcp.py``).
 
 Lengths of queries and names are checked by :mod:`codesift.limits` (the API's and the CLI's check, with
 the same message), not by pydantic: the schema only advertises them. ``max_chars`` is not bounded here

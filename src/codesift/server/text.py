@@ -1,5 +1,5 @@
 """What the MCP server tells the agent: the server instructions (sent once, at initialisation) and the
-descriptions of the tools defined in :mod:`codesift.server.mcp` (``mcp_nav`` and ``mcp_graph`` keep
+descriptions of the tools defined in :mod:`codesift.server.mcp` (``server/nav.py`` and ``server/graph.py`` keep
 their own). Each description says what the tool answers, when to use it instead of reading files or
 grepping, and which call usually comes next."""
 

@@ -189,7 +189,7 @@ class WindowedVectors:
     through a window scores that window's; one met only through its own vector keeps that one, since its windows
     scored below every window fetched (what a Qdrant multivector search answers too)."""
 
-    WINDOW_FETCH = 2  # also the Qdrant backend's (qdrant_backend.QdrantSearch)
+    WINDOW_FETCH = 2  # also the Qdrant backend's (qdrant.backend.QdrantSearch)
 
     def __init__(self, chunks: VectorIndex, windows: VectorIndex, owners: np.ndarray, margin: float = 0.0) -> None:
         self.chunks = chunks

@@ -1,8 +1,8 @@
 """Window vectors of long chunks: which further texts of a chunk the dense model reads, and their vectors.
 
-A chunk longer than the model's window gets one vector of its head and vocabulary (``model_text.embed_text``)
-and up to ``model_text.MAX_WINDOWS`` more, one per window of the code past the head
-(``model_text.window_texts``). Each window is a row here, keyed by its text's hash like a chunk's main text,
+A chunk longer than the model's window gets one vector of its head and vocabulary (``text.model_input.embed_text``)
+and up to ``text.model_input.MAX_WINDOWS`` more, one per window of the code past the head
+(``text.model_input.window_texts``). Each window is a row here, keyed by its text's hash like a chunk's main text,
 so its vector lives in the same content-addressed ``vectors`` table and the machine-wide cache. Window ids
 come from ``AUTOINCREMENT``: never reused, so the window vector snapshot is patched by id difference as the
 chunks' is. The rows are added and removed in the same transaction as their file's chunks.
