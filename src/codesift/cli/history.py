@@ -1,5 +1,6 @@
-"""CLI commands of the git-history tools, added to :data:`codesift.cli.app.main` by its command list: ``commits`` (search the indexed commits) and ``commit`` (one commit with its diff), plus the
-pieces of ``index --history``."""
+"""CLI commands of the git-history tools, added to :data:`codesift.cli.app.main` by its command list:
+``commits`` (search the indexed commits) and ``commit`` (one commit with its diff), plus the pieces of
+``index --history``."""
 
 from __future__ import annotations
 
