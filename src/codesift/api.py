@@ -16,7 +16,7 @@ from codesift.search.coverage import describe_embedding
 from codesift.embed.base import Embedder, release_batch
 from codesift.errors import CodesiftError
 from codesift.query.expand import Expander
-from codesift.indexing.grammar_status import grammar_failures
+from codesift.indexing.grammar_status import GRAMMAR_FAILED, grammar_failures
 from codesift.indexing.folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
 from codesift.indexing.indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
@@ -430,6 +430,9 @@ class Index:
             "grammar_errors": grammar_failures(self.store),
             "windows": {"total": windows, "embedded": embedded_windows},  # long chunks' further vectors
         }
+        as_windows = self.store.text_window_files(unless_warned=GRAMMAR_FAILED)  # those are in grammar_errors
+        if as_windows:  # code files indexed as text windows (too big, minified, unparsable): no definitions
+            status["text_windows"] = {"files": len(as_windows), "paths": as_windows[:20]}
         query_model = getattr(embedder, "query_model_id", None)
         if query_model and query_model != status.get("model"):  # a query tower over the base model's vectors
             status["query_model"] = query_model

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 # 20: a chunk longer than the model's window records its further windows' text hashes (store/windows.py).
 # 21: not in tests' and examples' files (indexer.windowed).
 # 22: definitions only (not documentation sections, text windows or module code).
-PARSER_VERSION = "22"
+# 23: a file with an enormous line is parsed unless its definitions begin on such lines (a minified bundle).
+PARSER_VERSION = "23"
 
 _QUALIFIER = re.compile(r"::|->|#")
 

@@ -84,6 +84,8 @@ def print_status(info: dict, console: Console | None = None) -> None:
         rows.append(("why", f"{info['embedding_reason']}; fix: {info.get('embedding_fix')}"))
     if info.get("grammar_errors"):
         rows.append(("grammars", grammar_errors_text(info["grammar_errors"])))
+    if info.get("text_windows"):
+        rows.append(("as windows", text_windows_text(info["text_windows"])))
     if not console.is_terminal:  # piped: plain aligned lines, no cell padding to trail every row
         for key, value in rows:
             console.print(f"{key:<12} {value}", markup=False, highlight=False)
@@ -99,6 +101,13 @@ def _windows_text(windows: dict) -> str:
     if not total:
         return "none"
     return f"{int(windows.get('embedded', 0)):,} of {total:,} embedded (long chunks' further vectors)"
+
+
+def text_windows_text(windows: dict) -> str:
+    """``2 code files indexed as text windows, without definitions (a.min.js, big.py)``."""
+    paths, n = list(windows.get("paths") or []), int(windows.get("files") or 0)
+    more = f", +{n - 3} more" if n > 3 else ""
+    return f"{n} code file(s) indexed as text windows, without definitions ({', '.join(paths[:3])}{more})"
 
 
 def grammar_errors_text(errors: dict) -> str:

@@ -83,7 +83,8 @@ class RankSettings:
     keyword_prefix: bool = False
     # Hybrid search leaves the vector side out until this share of chunks is embedded: a partial vector
     # list ranks only the embedded chunks and made hybrid worse than keyword-only at every coverage
-    # below 0.95 measured (bench/quality/quality.py --coverage, both query sets).
+    # below 0.95 measured (bench/quality/quality.py --coverage, both query sets). The share is judged without
+    # the files that dominate the chunks (search/coverage.py `dominating`: generated bulk, embedded last).
     min_vector_coverage: float = 0.95
     query_preamble: bool = True  # the query reaches the dense model shaped like a document preamble
     preamble_debias: float = 0.0  # λ: the query vector minus λ × its preamble's vector (see Index._query_vector)

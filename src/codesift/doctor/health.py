@@ -10,6 +10,7 @@ from typing import Any
 
 from codesift.config.settings import INDEX_DIR_NAME, Config, load_config
 from codesift.doctor.dry_run import dry_run
+from codesift.search.coverage import dominating, share
 
 __all__ = ["doctor", "index_health"]
 
@@ -47,6 +48,7 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
         with Index(root, config=config, create=False) as idx:
             info = idx.status()
             known = idx.store.files()
+            per_file = idx.store.chunks_per_file()
     except IndexMismatchError as exc:
         problems.append(str(exc))
         health["problems"] = problems
@@ -67,6 +69,13 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
     for lang, err in (info.get("grammar_errors") or {}).items():
         problems.append(f"{err['files']} {lang} files are indexed as line windows: the grammar failed to load "
                         f"({err['error']})")
+    problems += _bulk_problems(health, per_file)
+    as_windows = info.get("text_windows")
+    if as_windows:
+        files = f"{as_windows['files']} code file{'s are' if as_windows['files'] > 1 else ' is'}"
+        problems.append(f"{files} indexed as text windows, without definitions or usages "
+                        f"({', '.join(as_windows['paths'][:3])}): over the parse limit, definitions on minified "
+                        "lines, or a parse that found nothing")
     if str(info.get("reranker", "")).startswith("unavailable"):
         problems.append(f"results keep the pipeline's order: the learned re-ranker is {info['reranker']}")
     if info.get("quarantined"):
@@ -79,6 +88,19 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
         problems.append(f"semantic side incomplete: {info.get('embedding')}")
     health["problems"] = problems
     return health
+
+
+def _bulk_problems(health: dict[str, object], per_file: list[tuple[str, int, int]]) -> list[str]:
+    """Name the files that dominate the chunks (``search.coverage.dominating``): they dominate the embedding
+    time, are embedded last, and hybrid search does not wait for them. Sets ``health["dominant_files"]``."""
+    total = sum(n for _, n, _ in per_file)
+    embedded = {path: e for path, _, e in per_file}
+    found = dominating({path: n for path, n, _ in per_file})
+    health["dominant_files"] = [{"path": path, "chunks": n, "share": round(n / total, 4), "embedded": embedded[path]}
+                                for path, n in found]
+    return [f"{path} holds {share(n / total)} of the chunks ({n:,} of {total:,}), and so most of the embedding "
+            "time: it is embedded last and hybrid search does not wait for it; if it is generated, leave it out "
+            "(`ignore` in codesift.toml or .codesiftignore)" for path, n in found]
 
 
 def doctor(root: str | Path, *, config: Config | None = None, time_model: bool = True,

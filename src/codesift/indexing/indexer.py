@@ -28,6 +28,7 @@ from codesift.languages import language_for
 from codesift.datatypes import NOT_DEFINITIONS, PARSER_VERSION, Chunk
 from codesift.text.model_input import embed_text, window_texts
 from codesift.languages import is_example_path, is_test_path
+from codesift.search.coverage import dominating
 
 if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is parsed, not at start-up
     from codesift.parse.references import Reference
@@ -156,6 +157,7 @@ class Indexer:
         self.embed_error: EmbeddingUnavailable | None = None
         self.shared_cache = EmbeddingCache(config.env.cache_dir / EMBEDDINGS_FILE)
         self._failed_paths: dict[str, str] = {}  # this update's files that could not be read/parsed
+        self._order: tuple[str, dict[str, int]] = ("", {})  # (files generation, embed_order)
 
     def ensure_keyword_consistent(self) -> bool:
         """Rebuild the keyword index from SQLite if a previous run died between the two commits."""
@@ -351,12 +353,15 @@ class Indexer:
         ``pending`` is the caller's fresh count of such texts, if it has one (saves a scan). With
         ``lock``, the store is only touched while holding it and the model runs without it, so a
         server's searches never wait for a batch to be embedded.
-        Stops early (setting ``embed_error``) when the provider becomes unavailable."""
+        Stops early (setting ``embed_error``) when the provider becomes unavailable. The order serves search
+        soonest (:func:`embed_order`): the tree's own code and documentation, then tests and examples, then the
+        files that dominate the chunks."""
         guard = lock if lock is not None else nullcontext()
         self.embed_error = None
         with guard:
             total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
                      if pending is None else pending)
+            later = self._embed_order() if total else {}
         if limit is not None:
             total = min(total, limit)
         done = 0
@@ -365,7 +370,7 @@ class Indexer:
             progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
             with guard:
-                pairs = self._missing_texts(min(batch, total - done))
+                pairs = self._missing_texts(min(batch, total - done), later)
                 if not pairs:
                     break
                 cached = self._take_cached(embedder.model_id, [h for h, _, _ in pairs], embedder.dim)
@@ -397,10 +402,18 @@ class Indexer:
                 progress("embed", done, total)
         return done
 
-    def _missing_texts(self, limit: int) -> list[tuple[str, int, int]]:
+    def _embed_order(self) -> dict[str, int]:
+        """:func:`embed_order` of the index's files, counted again only when the files changed."""
+        files_gen = self.store.get_meta("files_generation", "0") or "0"
+        if self._order[0] != files_gen:
+            self._order = (files_gen, embed_order(self.store.chunk_counts()))
+        return self._order[1]
+
+    def _missing_texts(self, limit: int, later: dict[str, int] | None = None) -> list[tuple[str, int, int]]:
         """(hash, chunk id, window number) of texts to embed: every chunk's own text (window -1) before any
-        window of a long chunk's (store/windows.py), so hybrid search is complete as early as before."""
-        pairs = [(h, cid, -1) for h, cid in self.store.missing_embeddings(limit)]
+        window of a long chunk's (store/windows.py), so hybrid search is complete as early as before; the
+        chunks of the files in ``later`` (path → rank) after the others'."""
+        pairs = [(h, cid, -1) for h, cid in self.store.missing_embeddings(limit, later)]
         if len(pairs) < limit and self.config.embed_windows:
             pairs += self.store.missing_window_embeddings(limit - len(pairs))
         return pairs
@@ -429,6 +442,16 @@ class Indexer:
         if found:
             self.store.put_vectors(found, np.stack([cached[h] for h in found]))
         return set(found)
+
+
+def embed_order(chunks_by_file: dict[str, int]) -> dict[str, int]:
+    """path → rank of the files whose chunks are embedded after the others' (from each file's chunk count):
+    tests' and examples' files 1, files that dominate the chunks (``search.coverage.dominating``: generated
+    bulk, most likely) 2. What people search first is embedded first, and hybrid search, which judges its
+    coverage without the dominating files, uses vectors as soon as the rest is embedded."""
+    order = {path: 1 for path in chunks_by_file if is_test_path(path) or is_example_path(path)}
+    order.update((path, 2) for path, _ in dominating(chunks_by_file))
+    return order
 
 
 def index_dir_ignore(root: Path, config: Config) -> tuple[str, ...]:

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from codesift.languages import GRAMMAR_LANGUAGES
 from codesift.datatypes import Chunk
 from codesift.parse import grammars
 from codesift.parse.references import Reference, references_in_tree
-from codesift.parse.symbols import MAX_TEXT, Symbol, extract_definitions
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tree_sitter import Node
+from codesift.parse.symbols import MAX_TEXT, Symbol, definition_rows, extract_definitions
 
 WINDOW_LINES = 60
 WINDOW_OVERLAP = 10
 MODULE_BLOCK_LINES = 60
 SECTION_MAX_LINES = 60
 MAX_PARSE_BYTES = 4 * 1_048_576  # what discovery admits of source by default; larger is generated: windows
+LONG_LINE = 5_000  # a line this long is data or minified code: a file whose definitions begin on such is windows
 
 # Lines of only brackets (`});`, `}  // namespace x`) say nothing on their own.
 _PUNCTUATION_ONLY = re.compile(r"^[\s()\[\]{};,.:]*(?://.*|/\*.*\*/\s*)?$")
@@ -41,7 +46,7 @@ def extract_chunks(
     if not source or not source.strip():
         return []
     try:
-        if language in GRAMMAR_LANGUAGES and not _too_big(source):
+        if language in GRAMMAR_LANGUAGES and len(source) <= MAX_PARSE_BYTES:
             chunks = _grammar_chunks(source, language, path, references)
             if chunks is not None:
                 return chunks
@@ -57,12 +62,22 @@ def extract_chunks(
         return []
 
 
-def _too_big(source: str) -> bool:
-    if len(source) > MAX_PARSE_BYTES:
-        return True
-    # Minified bundles: a few enormous lines. Symbols would each carry the whole line.
-    longest = max((len(line) for line in source.split("\n", 200)[:200]), default=0)
-    return longest > 5_000 and len(source) / (source.count("\n") + 1) > 500
+def _long_rows(src: bytes) -> set[int]:
+    """The (0-based) rows over ``LONG_LINE`` bytes; empty at once for a file without any."""
+    if len(src) <= LONG_LINE:
+        return set()
+    return {row for row, line in enumerate(src.split(b"\n")) if len(line) > LONG_LINE}
+
+
+def _minified(root: Node, language: str, long_rows: set[int]) -> bool:
+    """Whether a file with enormous lines is a bundle: most of its definitions begin on them (or it has none).
+    Its symbols would each carry a slice of one line: it is indexed as windows. A file holding a long literal
+    of data with definitions on ordinary lines (a 109 KB string on line 1, a ``def`` on line 3) is parsed as
+    any other: what is stored and embedded of a line is capped, not what is parsed."""
+    if not long_rows:
+        return False
+    rows = definition_rows(root, language)
+    return not rows or 2 * sum(1 for row in rows if row in long_rows) > len(rows)
 
 
 def _encode(source: str) -> bytes:
@@ -82,6 +97,8 @@ def _parse_symbols(
     if tree is None:
         return None
     root = tree.root_node
+    if _minified(root, language, _long_rows(src)):
+        return None
     if references is not None:
         references.extend(references_in_tree(root, src, language))
     return extract_definitions(root, src, language), root.has_error

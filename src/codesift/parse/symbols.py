@@ -42,6 +42,7 @@ SPECS: dict[str, LangSpec] = {
 }
 
 MAX_TEXT = 20_000
+MAX_LINE = 1_000  # what a definition's text keeps of a line, when the text is over MAX_TEXT
 MAX_DOC = 2_000
 _SIG_SCAN = 2_000  # bytes of header looked at for a signature
 _SIG_TAIL = re.compile(r"(?:\s*(?:\{|:|=>|=|;))+$")
@@ -98,6 +99,27 @@ def _query_source(language: str, spec: LangSpec) -> str:
     if comments:
         parts.append("[" + " ".join(f"({t})" for t in comments) + "] @comment")
     return "\n".join(parts)
+
+
+def cap_text(text: str) -> str:
+    """A definition's text cut to ``MAX_TEXT`` characters: lines over ``MAX_LINE`` first (a literal of data
+    on one line keeps the code after it), then the tail."""
+    if len(text) <= MAX_TEXT:
+        return text
+    lines = text.split("\n")
+    if any(len(line) > MAX_LINE for line in lines):
+        text = "\n".join(line[:MAX_LINE] for line in lines)
+    return text[:MAX_TEXT]
+
+
+def definition_rows(root: Node, language: str) -> list[int]:
+    """The first rows of the nodes that may be definitions (the query's candidates, not classified): cheap
+    enough to run before deciding to extract them."""
+    spec = SPECS.get(language)
+    query = grammars.get_query(language, _query_source(language, spec)) if spec is not None else None
+    if query is None:
+        return []
+    return [n.start_point[0] for n in QueryCursor(query).captures(root).get("def", [])]
 
 
 def extract_definitions(root: Node, src: bytes, language: str) -> list[Symbol]:
@@ -294,9 +316,7 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
 
     line_start = src.rfind(b"\n", 0, loc.outer_start) + 1
     text_start = line_start if not src[line_start : loc.outer_start].strip() else loc.outer_start
-    text = src[text_start:end_byte].decode("utf-8", "replace")
-    if len(text) > MAX_TEXT:
-        text = text[:MAX_TEXT]
+    text = cap_text(src[text_start:end_byte].decode("utf-8", "replace"))
 
     decorators = [src[a:b].decode("utf-8", "replace").strip() for a, b in loc.decorators]
     prefix = route_prefix(decorators) if kind in CLASS_LIKE else None

@@ -20,6 +20,7 @@ from codesift.config.settings import Config
 from codesift.embed import EmbeddingUnavailable, configured_model_id, load_embedder
 from codesift.embed.base import Embedder
 from codesift.text.model_input import query_embed_text
+from codesift.search.coverage import Coverage, judge
 from codesift.search.retrieve import EarlyVectorRetriever, VectorRetriever
 from codesift.search.run import candidate_pool
 from codesift.store.lock import IndexBusy, WriteLock
@@ -53,6 +54,7 @@ class DenseSide:
         self._main_language: tuple[str | None, str | None] = (None, "")
         self._query_pool: ThreadPoolExecutor | None = None
         self._embedded: tuple[int, int] = (-1, 0)
+        self._judged: tuple[int, Coverage | None] = (-1, None)
         self._preamble_vectors: dict[str, np.ndarray] = {}
 
     def close(self) -> None:
@@ -224,3 +226,16 @@ class DenseSide:
         if self._embedded[0] != gen:
             self._embedded = (gen, self.store.count_embedded())
         return self._embedded[1]
+
+    def coverage(self, chunks: int) -> Coverage:
+        """How much of the index's ``chunks`` is embedded, judged without the files that dominate the chunks
+        (``search.coverage.judge``); counted per file only while something is missing (cached per generation)."""
+        embedded = min(self.embedded_count(), chunks)
+        if self.remote is not None or embedded >= chunks:
+            return Coverage(chunks, embedded)
+        gen = int(self.store.get_meta("generation", "0") or 0)
+        cached = self._judged[1]
+        if self._judged[0] != gen or cached is None:
+            cached = judge(self.store.chunks_per_file())
+            self._judged = (gen, cached)
+        return cached

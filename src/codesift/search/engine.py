@@ -59,9 +59,9 @@ class SearchEngine:
         response.notes.extend(query_notes(self.store, query, holds))
         vectors = pending = early = None
         embedder = self.dense.embedder() if mode != "keyword" else None
-        chunks = self.chunk_count()
-        coverage = min(1.0, self.dense.embedded_count() / chunks) if embedder is not None and chunks else 1.0
-        partial = mode == "hybrid" and coverage < config.rank.min_vector_coverage
+        judged = self.dense.coverage(self.chunk_count()) if embedder is not None else None
+        # Judged without the files that dominate the chunks (generated bulk, embedded last): search.coverage.
+        partial = mode == "hybrid" and judged is not None and judged.judged < config.rank.min_vector_coverage
         if embedder is not None and not partial:
             pending, vectors, early = self.dense.start(embedder, filters, query.text, limit + offset,
                                                        embedded_store=self.remote is None)
@@ -82,11 +82,13 @@ class SearchEngine:
                 return response
             mode = "keyword"
         elif partial:
+            assert judged is not None
             mode = "keyword"
-            response.coverage = round(coverage, 4)
+            response.coverage = round(judged.fraction, 4)
+            outside = f" outside {judged.bulk_phrase()} (embedded last)" if judged.judged_chunks >= 0 else ""
             response.notes.append(
-                f"keyword results: only {share(coverage)} of chunks are embedded, semantic ranking joins at "
-                f"{config.rank.min_vector_coverage:.0%}; run `codesift index` to finish")
+                f"keyword results: only {share(judged.judged)} of the chunks{outside} are embedded, semantic "
+                f"ranking joins at {config.rank.min_vector_coverage:.0%}; run `codesift index` to finish")
         response.mode = mode
         params = self.params(query, filters, limit + offset, mode, threshold, response.notes)
         retrievers: tuple[Retriever, Retriever | None]
@@ -108,7 +110,13 @@ class SearchEngine:
             if chunks:
                 embedded = len(vectors) if vectors is not None else self.dense.embedded_count()
                 response.coverage = round(min(1.0, embedded / chunks), 4)
-            if response.coverage < 1.0:
+            bulk = judged.bulk_pending() if judged is not None else []
+            if bulk and judged is not None:
+                response.notes.append(
+                    f"{share(response.coverage)} of chunks embedded: {sum(n - e for _, n, e in bulk):,} of the "
+                    f"{judged.chunks - judged.embedded:,} missing are in {', '.join(p for p, _, _ in bulk)}, embedded "
+                    "last (the vector side does not see them yet; keywords do); run `codesift index` to finish")
+            elif response.coverage < 1.0:
                 response.notes.append(f"{share(response.coverage)} of chunks embedded; run `codesift index` to finish")
         return response
 

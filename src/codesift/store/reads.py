@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from codesift.datatypes import NOT_DEFINITIONS as _NOT_DEFINITION_KINDS
+from codesift.languages import GRAMMAR_LANGUAGES
 from codesift.store import grams, names, refs
 from codesift.store.keyword import glob_to_regex, normalise_path_filter
 
@@ -74,6 +75,27 @@ class ReadQueries:
     # -- whole-index facts ----------------------------------------------------------------------
     def chunk_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def chunks_per_file(self) -> list[tuple[str, int, int]]:
+        """(path, chunks, chunks with a vector) of every file with chunks: one probe of the vector table per
+        chunk, as ``count_embedded``."""
+        return [(str(r[0]), int(r[1]), int(r[2] or 0)) for r in self._tuples(
+            "SELECT min(c.path), count(*), sum(EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)) "
+            "FROM chunks c GROUP BY c.file_id")]
+
+    def chunk_counts(self) -> dict[str, int]:
+        """path → chunks, of every file with chunks (through the chunks' file index: no vector probes)."""
+        return {str(r[0]): int(r[1]) for r in self._tuples("SELECT min(path), count(*) FROM chunks GROUP BY file_id")}
+
+    def text_window_files(self, unless_warned: str = "") -> list[str]:
+        """Code files (of a language with a grammar) indexed as text windows instead of definitions: too big,
+        minified-looking, a parse that found nothing in a broken tree, or a grammar that did not load; not those
+        whose warning is ``unless_warned`` (said elsewhere)."""
+        langs = sorted(GRAMMAR_LANGUAGES)
+        return [str(r[0]) for r in self._tuples(
+            f"SELECT f.path FROM files f WHERE f.language IN ({_marks(langs)}) AND coalesce(f.warning, '') != ? "
+            "AND EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = f.id AND c.kind = 'window') ORDER BY f.path",
+            [*langs, unless_warned])]
 
     def kinds(self) -> list[str]:
         """The distinct chunk kinds indexed."""

@@ -11,7 +11,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -356,15 +356,29 @@ class MetaStore(ReadQueries):
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
     # -- vectors --------------------------------------------------------------------------------
-    def missing_embeddings(self, limit: int) -> list[tuple[str, int]]:
-        """(embed_hash, chunk id) pairs for chunk texts with no stored vector yet, one per hash."""
-        rows = self.db.execute(
-            "SELECT c.embed_hash, min(c.id) FROM chunks c "
-            "WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash) "
-            "GROUP BY c.embed_hash LIMIT ?",
-            (limit,),
-        ).fetchall()
-        return [(r[0], r[1]) for r in rows]
+    def missing_embeddings(self, limit: int, later: Mapping[str, int] | None = None) -> list[tuple[str, int]]:
+        """(embed_hash, chunk id) pairs for chunk texts with no stored vector yet, one per hash.
+
+        ``later``: path → rank (1, 2, …) of the files whose chunks come after every other file's, lower ranks
+        first, each rank in chunk id order (the order the files were parsed in); without it, in no order. Each
+        rank is read in id order and stops at ``limit``: no sort of every missing chunk per batch."""
+        missing = "NOT EXISTS (SELECT 1 FROM vectors v WHERE v.hash = c.embed_hash)"
+        if not later:
+            rows = self.db.execute(f"SELECT c.embed_hash, min(c.id) FROM chunks c WHERE {missing} "
+                                   "GROUP BY c.embed_hash LIMIT ?", (limit,)).fetchall()
+            return [(r[0], r[1]) for r in rows]
+        out: dict[str, int] = {}
+        tiers = [("NOT IN", sorted(later))]
+        tiers += [("IN", sorted(p for p, r in later.items() if r == rank)) for rank in sorted(set(later.values()))]
+        for op, paths in tiers:
+            found = self.db.execute(
+                f"SELECT c.embed_hash, c.id FROM chunks c WHERE c.path {op} (SELECT value FROM json_each(?)) "
+                f"AND {missing} ORDER BY c.id LIMIT ?", (json.dumps(paths), limit - len(out)))
+            for digest, cid in found:
+                out.setdefault(digest, cid)  # one per text: the first chunk that has it
+            if len(out) >= limit:
+                break
+        return list(out.items())
 
     def count_missing_embeddings(self, *, with_windows: bool = True) -> int:
         """Texts with no stored vector yet: chunks' and, ``with_windows``, their windows' (store/windows.py)."""

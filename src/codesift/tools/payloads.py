@@ -554,6 +554,11 @@ class WindowCounts(TypedDict):
     embedded: int
 
 
+class TextWindowFiles(TypedDict):
+    files: int
+    paths: list[str]  # the first 20
+
+
 class QdrantInfo(TypedDict, total=False):
     url: str
     collection: str
@@ -588,6 +593,7 @@ class IndexStatus(TypedDict, total=False):
     quarantined: dict[str, str]  # path → the error that made the indexer give it up
     grammar_errors: dict[str, dict[str, object]]  # language → {error, files}: its grammar failed, files as windows
     windows: WindowCounts  # long definitions' further vectors
+    text_windows: TextWindowFiles  # code files indexed as text windows, without definitions (when there are any)
     query_model: str  # a query tower over the base model's vectors
     embedding_reason: str  # keyword only: why
     embedding_fix: str

@@ -272,6 +272,10 @@ def render_status(payload: IndexStatus, max_chars: int = DEFAULT_MAX_CHARS) -> R
     for lang, err in (payload.get("grammar_errors") or {}).items():  # no symbols or usages for these files
         rows.append((f"Grammar failed ({lang})", f"{err.get('files')} files indexed as line windows, without "
                      f"symbols or references: {err.get('error')}"))
+    as_windows = payload.get("text_windows")
+    if as_windows:  # too big, minified or unparsable: searchable by their text only
+        rows.append(("Indexed as text windows", f"{as_windows['files']} code file(s), without definitions: "
+                     + ", ".join(as_windows["paths"][:5]) + (" …" if as_windows["files"] > 5 else "")))
     text = "## codesift index status\n\n" + "\n".join(f"- **{k}:** {v}" for k, v in rows if v not in (None, ""))
     return Rendered(text[: max(MIN_MAX_CHARS, max_chars)], dict(payload))
 
