@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, trimmed, fence, inline, lean, ungrouped
+from codesift.tools.markdown.common import (DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, trimmed, fence, inline, lean,
+                                            not_resolved_to, unresolved_title)
 from codesift.tools.payloads import CalleesPage, CallersPage, ImpactPage, RepoMap
 
 MAX_LINES_LISTED = 8  # call lines listed per entry
@@ -93,7 +94,7 @@ def render_map(payload: RepoMap, *, cli: bool = False) -> Rendered:
 def _group_heading(target: object, groups: Sequence[Payload], count_key: str) -> str:
     info = next((g for g in groups if g.get("target") == target), {})
     if target == "unresolved":
-        return f"#### unresolved ({info.get(count_key, '?')}): no one definition could be picked for these"
+        return unresolved_title(info.get(count_key, "?"), info.get("candidates"))
     where = f" — {info['path']}:{info['line']}" if info.get("path") else ""
     return f"#### → {inline(str(target))}{where}"
 
@@ -135,8 +136,8 @@ def render_callers(payload: CallersPage, max_chars: int = DEFAULT_MAX_CHARS, *, 
         head.append("Several definitions share the name; callers are grouped by the likely target: "
                     + " · ".join(f"{inline(g['target']) if g['target'] != 'unresolved' else 'unresolved'} "
                                  f"{g.get('callers', 0)}" for g in groups) + ".")
-        if none := ungrouped(payload):
-            head.append(f"No calls resolve to {none}.")
+        if none := not_resolved_to(payload, "call", "callers"):
+            head.append(none)
     blocks = _entry_blocks(results, groups, "callers", lambda e: (
         f"- `{e['path']}:{e['line']}` in {inline(e['name'])} ({e['kind']}"
         + (f" {_where(e['definition']).split(':', 1)[1]}" if e.get("definition") else "")
@@ -171,7 +172,9 @@ def _callee_line(e: Payload) -> str:
         if how == "name only":
             where += " — by name only, the receiver's type is not known"
     elif how == "ambiguous":
-        where = f"— ambiguous: {e.get('candidates')} definitions share the name"
+        where = f"— unresolved: could be any of the {e.get('candidates')} definitions of the name"
+    elif how == "local":
+        where = "— a parameter or local of that name (e.g. bound by getattr): what it holds is not known"
     else:
         where = "— outside the index"
     calls = int(e.get("calls") or 0)
