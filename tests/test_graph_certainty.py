@@ -200,3 +200,13 @@ def test_a_local_binding_of_the_name(body, local):
     scope = Scope(1, len(lines), "run", "function", None, "def run(obj):")
     assert resolver.bound_locally("a.py", len(lines), [scope], "python") is local
     assert (resolver.resolve("a.py", len(lines), "", [scope], "python") == "unresolved") is local
+
+
+def test_impact_says_an_unresolved_use_may_be_of_another_definition(tmp_path):
+    from codesift.tools.markdown.graph import render_impact
+
+    with Index(write_repo(tmp_path / "repo", VIEWS)) as idx:
+        idx.update(embed=False)
+        text = render_impact({**idx.impact("GenericAPIView.get_object", depth=1), "offset": 0}).text
+        assert "`detail` (function) → unresolved (may use another definition of the name)" in text
+        assert "2 definitions of these are reached through uses no one definition could be picked for" in text

@@ -210,6 +210,13 @@ def render_callees(payload: CalleesPage, max_chars: int = DEFAULT_MAX_CHARS, *, 
     return Rendered(text, trimmed(payload, "results", shown, offset))
 
 
+def _maybe(results: Sequence[Payload]) -> str:
+    """The line saying how many of the definitions reached are reached through unresolved uses only."""
+    n = sum(1 for e in results if e.get("target") == "unresolved")
+    return (f"{count_of(n, 'definition')} of these {'is' if n == 1 else 'are'} reached through uses no one definition "
+            "could be picked for: a guess, they may use another definition of the name." if n else "")
+
+
 def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
     """impact: totals, the files reached, then the definitions by hop."""
     offset = int(payload.get("offset") or 0)
@@ -225,7 +232,7 @@ def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cl
     head = [f"Impact of {name}: {count_of(total, 'definition')} in {count_of(len(files), 'file')} reach it within "
             f"{payload.get('depth')} hops" + (f" ({tests} in tests)" if tests else "")
             + " over calls, type uses, inheritance, decorators and attribute reads (imports alone not followed).",
-            _defined(payload),
+            _defined(payload), _maybe(results),
             "Files: " + ", ".join(f"{f['path']} ({f['symbols']})" for f in files[:30])
             + (f", … {len(files) - 30} more" if len(files) > 30 else ""),
             f"> note: {payload['note']}" if payload.get("note") else ""]
@@ -235,7 +242,8 @@ def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cl
         lead = f"#### hop {e['depth']}\n" if e.get("depth") != hop else ""
         hop = e.get("depth")
         via = f" via {inline(e['via'])}" if int(e.get("depth") or 1) > 1 else ""
-        target = f" → {inline(e['target'])}" if e.get("target") else ""
+        target = (" → unresolved (may use another definition of the name)" if e.get("target") == "unresolved"
+                  else f" → {inline(e['target'])}" if e.get("target") else "")
         test = " (test)" if e.get("test") else ""
         blocks.append(f"{lead}- `{e['path']}:{e['line']}` {inline(e['name'])} ({e['kind']}){test}{via}{target}")
     tail = [*_more(payload, "definitions"), f"Next: {_next(cli, 'callers', 'NAME')} for one of these, or read one with "
