@@ -188,7 +188,8 @@ def test_usages_read_as_totals_then_groups_with_tests_last():
     text = md.render_usages(payload).text
     assert text.startswith("Usages of `Start`: 3 in 3 files (1 in tests, listed after the rest).")
     assert ("grouped by likely target: `Server.Start` 2 · unresolved 1.\n\n"
-            "No uses resolve to `Client.Start` (cli.go:2).") in text
+            "No use resolves to `Client.Start` (cli.go:2) for certain; 1 use could not be resolved (listed under "
+            "unresolved) and may be its.") in text
     assert ("#### → `Server.Start` — srv.go:7 (2 uses)\n- `src/a.go:3` call via `s` in `Run` — `s.Start()`\n"
             "_in tests:_\n- `a_test.go:9` call") in text
     assert "#### unresolved (1)" in text and "→" not in text.split("#### unresolved")[1]
@@ -277,10 +278,10 @@ def test_grouped_answers_name_the_definitions_nothing_resolves_to():
     call = {"path": "a.py", "line": 3, "name": "f", "kind": "function", "calls": 1, "target": "cell_len"}
     payload = {"symbol": "cell_len", "definitions": definitions, "total": 1, "calls": 1, "results": [call],
                "groups": [{"target": "cell_len", "path": "cells.py", "line": 98, "uses": 1, "callers": 1}]}
-    assert "No calls resolve to `Text.cell_len` (text.py:225)." in render_callers(payload).text
+    assert "No call was resolved to `Text.cell_len` (text.py:225)." in render_callers(payload).text
     both = {**payload, "groups": [*payload["groups"], {"target": "Text.cell_len", "path": "text.py", "line": 225,
                                                         "uses": 1, "callers": 1}]}
-    assert "No calls resolve" not in render_callers(both).text
+    assert "resolved to" not in render_callers(both).text
 
 
 def test_a_result_whose_snippet_hides_its_doc_shows_it_on_one_line():

@@ -279,7 +279,7 @@ class Index:
 
     def find_symbol(self, name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                     service: str | list[str] | None = None) -> list[Symbol]:
-        """Definitions by name: exact (≤20) first, then prefix, camel-hump and substring (≤50), all indexed."""
+        """Definitions by name: every exact match first, then prefix, camel-hump and substring (≤50), all indexed."""
         from codesift.tools.symbols import find_symbol
 
         return find_symbol(self.workspace, name, kind=kind, exact=exact, service=service)

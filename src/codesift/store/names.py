@@ -117,11 +117,12 @@ def _upper_bound(prefix: str) -> str:
 
 
 def lookup(
-    db: sqlite3.Connection, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int = 20,
+    db: sqlite3.Connection, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int | None = 20,
     limit_partial: int = 50, services: tuple[str, ...] = (),
 ) -> list[tuple[int, str]]:
-    """(chunk id, match type) pairs, exact matches first, then prefix, camel-hump and substring; with
-    ``services``, only chunks under one of those folders."""
+    """(chunk id, match type) pairs, exact matches first (``limit_exact`` of them; None: all), then prefix,
+    camel-hump and substring; with ``services``, only chunks under one of those folders. An exact match past
+    ``limit_exact`` is left out, never listed again as a prefix match."""
     # NUL ends an FTS5 phrase and a lone surrogate cannot be encoded for SQLite: neither is a name.
     q = query.replace("\x00", " ").encode("utf-8", "replace").decode().strip().lower()
     if not q:
@@ -150,14 +151,17 @@ def lookup(
 
     dotted = dotted_name(q)
     last = dotted.rsplit(".", 1)[-1]
-    rows = db.execute(base + "n.lname = ?" + kind_sql + order, [last, *kind_args, limit_exact * 5]).fetchall()
+    everything = -1  # SQLite: no limit
+    rows = db.execute(base + "n.lname = ?" + kind_sql + order,
+                      [last, *kind_args, everything if limit_exact is None else limit_exact * 5]).fetchall()
     if last != dotted:  # `Session.send`: same last name, qualified name ending with the dotted query
         named = {r[0] for r in rows if r[1] == dotted or r[1].endswith("." + dotted)}
         by_module = _module_qualified(db, [r for r in rows if r[0] not in named], dotted)  # `validate.Email`
         rows = [r for r in rows if r[0] in named] + [r for r in rows if r[0] in by_module]
-    add(rows, "exact", limit_exact)
+    add(rows, "exact", len(rows) if limit_exact is None else limit_exact)
     if exact:
         return out
+    seen.update(cid for cid, _ in rows)  # past the cap: exact all the same, not a prefix match
     cap = len(out) + limit_partial
     # Range scans walk the B-tree in key order and stop at a bounded window, which is then ordered
     # shortest-first in Python: sorting every match in SQL costs O(matches) for short prefixes.

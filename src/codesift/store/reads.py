@@ -253,7 +253,7 @@ class ReadQueries:
             out.update(name for (name,) in rows)
         return out
 
-    def lookup_names(self, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int = 20,
+    def lookup_names(self, query: str, *, exact: bool, kinds: tuple[str, ...] = (), limit_exact: int | None = 20,
                      limit_partial: int = 50, services: tuple[str, ...] = ()) -> list[tuple[int, str]]:
         """(chunk id, match type): exact, prefix, camel-hump, substring (see ``store.names.lookup``)."""
         return names.lookup(self.db, query, exact=exact, kinds=kinds, limit_exact=limit_exact,

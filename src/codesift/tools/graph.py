@@ -248,10 +248,14 @@ def _resolve(resolver: Resolver[Symbol], targets: list[Symbol], path: str, line:
     imports; ``only definition`` of a bare name; ``name only`` (the one method of that name, the
     receiver's type not known); ``ambiguous`` (several, none picked); ``outside the index``, also for a
     call through a name the file imports (``imported``) that none of the definitions answers to: Go's
-    ``http.HandlerFunc(…)`` is net/http's, not the index's one method ``HandlerFunc``."""
+    ``http.HandlerFunc(…)`` is net/http's, not the index's one method ``HandlerFunc``; ``local``: a bare name
+    the function binds itself (a parameter, ``fn = getattr(obj, "fn")``), whatever that holds."""
+    language = language_for(path) or ""
+    if not qualifier and resolver.bound_locally(path, line, scopes, language):
+        return None, "local"
     if not targets:
         return None, "outside the index"
-    picked = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "")
+    picked = resolver.resolve(path, line, qualifier, scopes, language)
     if picked != UNRESOLVED:
         hit = dict(zip(labels(targets), targets))[picked]
         return hit, "only definition" if len(targets) == 1 and not qualifier else "resolved"

@@ -155,6 +155,7 @@ class UsageGroup(TypedDict):
     path: NotRequired[str]  # the definition's, unless unresolved
     line: NotRequired[int]
     callers: NotRequired[int]  # callers: the calling definitions in the group
+    candidates: NotRequired[int]  # unresolved: the definitions these uses could be of (or code outside the index)
 
 
 class UsagesAnswer(TypedDict):
@@ -171,6 +172,7 @@ class UsagesAnswer(TypedDict):
     groups: NotRequired[list[UsageGroup]]  # ambiguous: biggest group first, unresolved last
     note: NotRequired[str]
     left_out: NotRequired[int]  # Parent.name of an ambiguous name: the uses resolving to other definitions
+    unresolved: NotRequired[int]  # ambiguous: the uses no one definition could be picked for (a guess, not none)
     suggestions: NotRequired[list[str]]  # source none: similar names
 
 
@@ -212,7 +214,8 @@ class Callee(TypedDict):
     line: int  # the first call
     name: str  # the called name
     qualifier: str
-    resolution: str  # resolved, only definition, name only, ambiguous or outside the index
+    resolution: str  # resolved, only definition, name only, ambiguous (unresolved among several), local
+    # (a parameter or local variable of that name, e.g. bound by getattr) or outside the index
     candidates: int  # definitions sharing the called name
     calls: int
     lines: list[int]
@@ -663,6 +666,7 @@ class UsagesPage(TypedDict, total=False):
     groups: list[UsageGroup]
     note: str
     left_out: int
+    unresolved: int
     suggestions: list[str]
     symbol_name: str
     offset: int

@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from codesift.tools.base import SearchFilters, Workspace
 
-MAX_EXACT = 20
 MAX_PARTIAL = 50
 
 
@@ -29,15 +28,16 @@ def _symbol_dict(row: ChunkRecord) -> Symbol:
 
 def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = None, exact: bool = False,
                 service: str | list[str] | None = None, declarations: bool = True) -> list[Symbol]:
-    """Definitions named ``name``: exact matches first (≤20), then prefix, camel-hump, substring (≤50). When no
-    definition has the name exactly (and no ``kind`` is asked), ``declarations`` adds the top-level constants
-    and variables of that name (:mod:`codesift.tools.assigned`)."""
+    """Definitions named ``name``: every exact match first (callers page what they show; the call graph
+    considers them all), then prefix, camel-hump, substring (≤50). When no definition has the name exactly
+    (and no ``kind`` is asked), ``declarations`` adds the top-level constants and variables of that name
+    (:mod:`codesift.tools.assigned`)."""
     from codesift.search.filters import normalise_kinds, under
 
     name = check_name(name)  # empty or too long: the same error as on the CLI and MCP
     kinds = normalise_kinds(kind, ws.store.kinds)
     services = ws.services(service)
-    hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=MAX_EXACT, limit_partial=MAX_PARTIAL,
+    hits = ws.store.lookup_names(name, exact=exact, kinds=kinds, limit_exact=None, limit_partial=MAX_PARTIAL,
                                  services=services)
     rows = ws.store.chunks_by_id((cid for cid, _ in hits), with_text=False)
     out: list[Symbol] = []

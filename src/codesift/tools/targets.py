@@ -15,7 +15,8 @@ steps, first hit wins:
    file of that package (``chi.URLParam`` from a repository whose root is ``package chi``);
 3. a bare name: the method of the enclosing type where calls need no receiver (Java, C#, C++,
    Kotlin, Ruby), else a free function in the same file, the same folder (a Go package), or the
-   only free function of that name.
+   only free function of that name; but a name the enclosing function binds itself (a parameter, a
+   local such as ``fn = getattr(obj, "fn")``) is ``unresolved``: it holds whatever it was given.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ _SEP = re.compile(r"::|->|\?\.|\.|\\")
 _WRAPPERS = frozenset({"Box", "Rc", "Arc", "Option", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
                        "Optional", "ref", "mut", "dyn", "impl", "const", "Ref", "RefMut", "Result", "Promise"})
 _TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "namespace", "module_def"})
+_FUNCTION_KINDS = frozenset({"function", "method", "constructor"})  # what has parameters and locals
 _CONSTRUCTORS = frozenset({"new", "default", "create", "builder", "from", "open", "with_capacity"})
 
 
@@ -204,6 +206,33 @@ def labels(targets: Sequence[Target]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _binding_pattern(name: str) -> re.Pattern[str]:
+    """A line binding ``name`` as a local: ``name = …`` (``name: T = …``, ``a, name = …``, ``let``/``const``/
+    ``var``/``my``, Go's ``:=``), ``for name in``, ``… as name``; not ``name == …`` nor a call's ``name=…,``."""
+    v = re.escape(name)
+    return re.compile(
+        rf"^\s*(?:(?:let|const|var|my|local|auto)\s+)?(?:mut\s+)?(?:[\w*]+\s*,\s*)*\*?{v}\s*(?:,\s*[\w*]+\s*)*"
+        rf"(?::\s*[^=]+?)?(?::=|=(?!=))(?!.*,\s*$)"
+        rf"|\bfor\s+(?:[\w*]+\s*,\s*)*{v}\b[^=]*\bin\b|\bas\s+{v}\s*[:,)]")
+
+
+_TYPE_FIRST = frozenset({"java", "c_sharp", "c", "cpp", "dart"})  # ``Type name`` parameters
+
+
+def is_parameter(name: str, signature: str, language: str = "") -> bool:
+    """Whether a definition's signature takes a parameter called ``name``: ``def run(fn, *, hook=None)``,
+    ``(fn: Callable)``, ``(cb?: Fn)``, Go's ``func run(fn func())``, Java's ``void run(Runnable fn)``."""
+    start = signature.find("(")
+    if start < 0 or not name:
+        return False
+    params, v = signature[start:], re.escape(name)
+    if language in _TYPE_FIRST:
+        return re.search(rf"[\w>\]*&]\s+{v}\s*[,)=\[]", params) is not None
+    after = r"\??\s*[:=,)\s]" if language == "go" else r"\??\s*[:=,)]"
+    return re.search(rf"[(,]\s*(?:[*&]{{0,2}}|\.\.\.)\s*(?:mut\s+)?{v}{after}", params) is not None
+
+
 T = TypeVar("T", bound=Target)  # a find_symbol dict, or the reference graph's node of one
 
 
@@ -225,11 +254,18 @@ class Resolver(Generic[T]):
         self.modules = [_module_keys(t["path"]) + tuple(p.lower() for p in [packages.get(t["path"])] if p)
                         for t in targets]
         self._memo: dict[tuple[str, ...], list[T]] = {}
+        self._types: dict[str, list[T]] = {}  # type name → its members among the targets (``_of_type``)
+        self._free = [t for t in targets if t.get("kind") != "method"]  # free functions (and types, constants)
         self.labels = {id(t): label for t, label in zip(targets, labels(targets))}
 
     # -- pieces --------------------------------------------------------------------------------
     def _of_type(self, type_name: str) -> list[T]:
         """The targets that are members of ``type_name``, else of its nearest base types."""
+        if type_name not in self._types:
+            self._types[type_name] = self._members(type_name)
+        return self._types[type_name]
+
+    def _members(self, type_name: str) -> list[T]:
         seen, layer = {type_name}, [type_name]
         for _ in range(4):  # inheritance depth looked through
             hits = [t for t, owner in zip(self.targets, self.owners) if owner in layer]
@@ -273,6 +309,26 @@ class Resolver(Generic[T]):
                     return self._returned(m.group(1)) if i == RETURNED else _type_name(m.group(1))
         return ""
 
+    def bound_locally(self, path: str, line: int, scopes: Sequence[Scope], language: str = "") -> bool:
+        """Whether the bare name is a parameter or a local of the function around ``line`` (``fn =
+        getattr(obj, "fn")``, ``for fn in hooks``, ``def run(fn)``): a call of it runs whatever it holds, not
+        the same-named definition. Locals are read from the live file (not when files are not read)."""
+        function = next((s for s in scopes if s.kind in _FUNCTION_KINDS), None)
+        if function is None or not self.name:
+            return False
+        if is_parameter(self.name, function.signature, language):
+            return True
+        if self.lines_of is None:
+            return False
+        lines = self.lines_of(path)
+        pattern = _binding_pattern(self.name)
+        for n in range(max(function.start + 1, line - MAX_SCAN_LINES), min(line, len(lines) + 1)):
+            text = lines[n - 1]
+            # the last keyword argument of a call (``f(a,\n  fn=g)``) is no binding
+            if self.name in text and pattern.search(text) and text.count("(") >= text.count(")"):
+                return True
+        return False
+
     def _owner(self, scopes: Sequence[Scope]) -> str:
         """The type the innermost scope belongs to: ``View`` for ``self`` inside ``View.as_view.view``."""
         if not scopes:
@@ -314,6 +370,8 @@ class Resolver(Generic[T]):
         parts = components(qualifier)
         scope = scopes[0] if scopes else None
         if not parts:
+            if self.bound_locally(path, line, scopes, language):
+                return None  # a local or a parameter of that name: what it holds is not known here
             return self._bare(path, scope, language)
         last = parts[-1]
         if parts == ["super"]:  # super().save(): the enclosing type's bases
@@ -347,8 +405,9 @@ class Resolver(Generic[T]):
 
     def _lone_method(self) -> T | None:
         """The one method among the targets, for a method call whose receiver's type is not known."""
-        methods = [t for t in self.targets if t.get("kind") == "method"]
-        return methods[0] if len(methods) == 1 else None
+        if len(self.targets) - len(self._free) != 1:
+            return None
+        return next(t for t in self.targets if t.get("kind") == "method")
 
     def _dot_call(self, path: str, line: int, qualifier: str) -> bool:
         """The live line has ``qualifier.name`` (a method call on a value), not ``qualifier::name`` (a path)."""
@@ -376,5 +435,4 @@ class Resolver(Generic[T]):
             hits = self._of_type(_last(scope.parent))
             if hits:
                 return self._pick(hits, path)
-        free = [t for t in self.targets if t.get("kind") != "method"]
-        return self._pick(free, path) if free else None
+        return self._pick(self._free, path) if self._free else None

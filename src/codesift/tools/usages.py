@@ -144,6 +144,7 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
     result["usages"] = usages
     if ambiguous:
         result["groups"] = _groups([t for t in groups if t is not None], counts, targets)
+        result["unresolved"] = counts[UNRESOLVED]
         result["note"] = (f"{len(targets)} definitions are named {name!r}; uses are grouped by their likely "
                           f"target (receiver and parameter types, qualifier, imports, file)")
         if dropped:
@@ -168,6 +169,8 @@ def _groups(order: list[str], counts: Counter[str | None], targets: list[Symbol]
         group: UsageGroup = {"target": target, "uses": counts[target]}
         if target in where:
             group["path"], group["line"] = where[target]["path"], where[target]["start_line"]
+        elif target == UNRESOLVED:
+            group["candidates"] = len(targets)
         out.append(group)
     return out
 

@@ -162,3 +162,31 @@ def ungrouped(payload: Payload) -> str:
     return ", ".join(f"{inline(d.get('qualified_name'))} ({d.get('path')}:{d.get('start_line')})"
                      for d in payload.get("definitions") or [] if (d.get("path"), d.get("start_line")) not in grouped)
 
+
+MAX_UNGROUPED = 5  # definitions named in the "no use resolves to" line
+
+
+def not_resolved_to(payload: Payload, noun: str, count_key: str = "uses") -> str:
+    """The line saying which definitions of a shared name no ``noun`` (use, call) resolves to, or "".
+    Worded as what is known: with unresolved uses (group ``unresolved``, counted by ``count_key``) those
+    may be theirs, so it says "not for certain", never "none"."""
+    groups = payload.get("groups") or []
+    grouped = {(g.get("path"), g.get("line")) for g in groups}
+    missing = [d for d in payload.get("definitions") or [] if (d.get("path"), d.get("start_line")) not in grouped]
+    if not missing:
+        return ""
+    named = ungrouped({"definitions": missing[:MAX_UNGROUPED], "groups": groups})
+    if len(missing) > MAX_UNGROUPED:
+        named += f" and {len(missing) - MAX_UNGROUPED} more"
+    open_ = next((int(g.get(count_key) or 0) for g in groups if g.get("target") == "unresolved"), 0)
+    if not open_:
+        return f"No {noun} was resolved to {named}."
+    what = count_of(open_, noun) if count_key == "uses" else f"the calls of {count_of(open_, 'caller')}"
+    return (f"No {noun} resolves to {named} for certain; {what} could not be resolved (listed under unresolved) "
+            f"and may be {'theirs' if len(missing) > 1 else 'its'}.")
+
+
+def unresolved_title(count: object, candidates: object) -> str:
+    """What an ``unresolved`` group heading says: a guess among the definitions, not that there are none."""
+    among = f"any of the {candidates} definitions of the name" if candidates else "any definition of the name"
+    return f"#### unresolved ({count}): no one definition could be picked; could be {among}, or code outside the index"

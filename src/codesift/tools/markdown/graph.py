@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from codesift.tools.markdown.common import DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, trimmed, fence, inline, lean, ungrouped
+from codesift.tools.markdown.common import (DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, trimmed, fence, inline, lean,
+                                            not_resolved_to, unresolved_title)
 from codesift.tools.payloads import CalleesPage, CallersPage, ImpactPage, RepoMap
 
 MAX_LINES_LISTED = 8  # call lines listed per entry
@@ -93,7 +94,7 @@ def render_map(payload: RepoMap, *, cli: bool = False) -> Rendered:
 def _group_heading(target: object, groups: Sequence[Payload], count_key: str) -> str:
     info = next((g for g in groups if g.get("target") == target), {})
     if target == "unresolved":
-        return f"#### unresolved ({info.get(count_key, '?')}): no one definition could be picked for these"
+        return unresolved_title(info.get(count_key, "?"), info.get("candidates"))
     where = f" — {info['path']}:{info['line']}" if info.get("path") else ""
     return f"#### → {inline(str(target))}{where}"
 
@@ -135,8 +136,8 @@ def render_callers(payload: CallersPage, max_chars: int = DEFAULT_MAX_CHARS, *, 
         head.append("Several definitions share the name; callers are grouped by the likely target: "
                     + " · ".join(f"{inline(g['target']) if g['target'] != 'unresolved' else 'unresolved'} "
                                  f"{g.get('callers', 0)}" for g in groups) + ".")
-        if none := ungrouped(payload):
-            head.append(f"No calls resolve to {none}.")
+        if none := not_resolved_to(payload, "call", "callers"):
+            head.append(none)
     blocks = _entry_blocks(results, groups, "callers", lambda e: (
         f"- `{e['path']}:{e['line']}` in {inline(e['name'])} ({e['kind']}"
         + (f" {_where(e['definition']).split(':', 1)[1]}" if e.get("definition") else "")
@@ -171,7 +172,9 @@ def _callee_line(e: Payload) -> str:
         if how == "name only":
             where += " — by name only, the receiver's type is not known"
     elif how == "ambiguous":
-        where = f"— ambiguous: {e.get('candidates')} definitions share the name"
+        where = f"— unresolved: could be any of the {e.get('candidates')} definitions of the name"
+    elif how == "local":
+        where = "— a parameter or local of that name (e.g. bound by getattr): what it holds is not known"
     else:
         where = "— outside the index"
     calls = int(e.get("calls") or 0)
@@ -207,6 +210,13 @@ def render_callees(payload: CalleesPage, max_chars: int = DEFAULT_MAX_CHARS, *, 
     return Rendered(text, trimmed(payload, "results", shown, offset))
 
 
+def _maybe(results: Sequence[Payload]) -> str:
+    """The line saying how many of the definitions reached are reached through unresolved uses only."""
+    n = sum(1 for e in results if e.get("target") == "unresolved")
+    return (f"{count_of(n, 'definition')} of these {'is' if n == 1 else 'are'} reached through uses no one definition "
+            "could be picked for: a guess, they may use another definition of the name." if n else "")
+
+
 def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cli: bool = False) -> Rendered:
     """impact: totals, the files reached, then the definitions by hop."""
     offset = int(payload.get("offset") or 0)
@@ -222,7 +232,7 @@ def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cl
     head = [f"Impact of {name}: {count_of(total, 'definition')} in {count_of(len(files), 'file')} reach it within "
             f"{payload.get('depth')} hops" + (f" ({tests} in tests)" if tests else "")
             + " over calls, type uses, inheritance, decorators and attribute reads (imports alone not followed).",
-            _defined(payload),
+            _defined(payload), _maybe(results),
             "Files: " + ", ".join(f"{f['path']} ({f['symbols']})" for f in files[:30])
             + (f", … {len(files) - 30} more" if len(files) > 30 else ""),
             f"> note: {payload['note']}" if payload.get("note") else ""]
@@ -232,7 +242,8 @@ def render_impact(payload: ImpactPage, max_chars: int = DEFAULT_MAX_CHARS, *, cl
         lead = f"#### hop {e['depth']}\n" if e.get("depth") != hop else ""
         hop = e.get("depth")
         via = f" via {inline(e['via'])}" if int(e.get("depth") or 1) > 1 else ""
-        target = f" → {inline(e['target'])}" if e.get("target") else ""
+        target = (" → unresolved (may use another definition of the name)" if e.get("target") == "unresolved"
+                  else f" → {inline(e['target'])}" if e.get("target") else "")
         test = " (test)" if e.get("test") else ""
         blocks.append(f"{lead}- `{e['path']}:{e['line']}` {inline(e['name'])} ({e['kind']}){test}{via}{target}")
     tail = [*_more(payload, "definitions"), f"Next: {_next(cli, 'callers', 'NAME')} for one of these, or read one with "

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from codesift.tools.payloads import UsagesPage
 from codesift.tools.markdown.common import (DEFAULT_MAX_CHARS, Payload, Rendered, bounded, count_of, line_span, trimmed, inline, read_call,
-                       ungrouped)
+                       not_resolved_to, unresolved_title)
 
 
 # -- find_usages -----------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ def _usage_line(u: Payload, *, grouped: bool = False) -> str:
 def _group_title(target: str, groups: Sequence[Payload]) -> str:
     info = next((g for g in groups if g.get("target") == target), {})
     if target == "unresolved":
-        return f"#### unresolved ({info.get('uses', '?')}): no definition could be picked for these"
+        return unresolved_title(info.get("uses", "?"), info.get("candidates"))
     where = f" — {info['path']}:{info['line']}" if info.get("path") else ""
     return f"#### → {inline(target)}{where} ({count_of(int(info.get('uses') or 0), 'use')})"
 
@@ -65,8 +65,8 @@ def _usages_head(payload: UsagesPage, name: str, results: Sequence[Payload], off
         summary = " · ".join(f"{inline(g['target'])} {g['uses']}" if g["target"] != "unresolved"
                              else f"unresolved {g['uses']}" for g in groups)
         head.append(f"Several definitions share the name; uses are grouped by likely target: {summary}.")
-        if none := ungrouped(payload):
-            head.append(f"No uses resolve to {none}.")
+        if none := not_resolved_to(payload, "use"):
+            head.append(none)
         if payload.get("left_out"):
             left = count_of(int(payload["left_out"]), "use")
             head.append(f"Left out: {left} resolving to other definitions of the name.")
