@@ -201,13 +201,13 @@ def wants_config(client: str, instructions: bool, print_only: bool) -> bool:
     return True
 
 
-def print_text(client: str, root: Path, config_file: Path | None = None) -> str:
+def print_text(client: str, root: Path, config_file: Path | None = None, portable: bool = False) -> str:
     """``--print --instructions``: the MCP entry (unless ``generic``), then each instruction file with what
     would happen to it and the text it would get."""
     parts = []
     if client != GENERIC:
         where = config_file or config_path(client, root)
-        parts.append(f"==> {where} (the MCP server entry, merged into what is there) <==\n{snippet(client, root)}")
+        parts.append(f"==> {where} (the MCP server entry, merged into what is there) <==\n{snippet(client, root, portable)}")
     if client == "claude-desktop":
         parts.append("==> Claude Desktop reads no instruction file: paste this into a Project's instructions <==\n"
                      + GUIDE)
