@@ -56,6 +56,17 @@ def test_absolute_paths_under_the_root_become_relative_prefixes(tmp_path):
         normalise_path("/no-such-folder-here/", root)
 
 
+def test_relative_paths_climbing_out_of_the_root_are_refused(tmp_path):
+    root = tmp_path / "r"
+    (root / "src").mkdir(parents=True)
+    for path in ("../outside", "..", "../", "src/../../x", "../**/*.py"):
+        with pytest.raises(FilterError, match="outside the indexed root"):
+            normalise_path(path, root)
+    assert normalise_path("src/../src/", root) == "src/"  # climbs back in: the folder it names
+    assert normalise_path("src/..", root) is None  # the root itself: no restriction
+    assert normalise_path("./src/", root) == "./src/"  # no "..": as given, as before
+
+
 @pytest.fixture
 def keyword_index(repo):
     with Index(repo) as idx:
@@ -115,3 +126,7 @@ def test_cli_one_line_and_exit_2_for_a_filter_that_cannot_match(repo, monkeypatc
     assert len(bad.output.strip().splitlines()) == 1
     outside = run("search", "redirect", "--path", str(repo.parent), "--root", str(repo), "--no-update")
     assert outside.exit_code == 2 and "outside the indexed root" in outside.output
+    # a relative path climbing out is refused the same way (it answered "no results")
+    climbed = run("search", "redirect", "--path", "../outside", "--root", str(repo), "--no-update")
+    assert climbed.exit_code == 2 and "outside the indexed root" in climbed.output, climbed.output
+    assert len(climbed.output.strip().splitlines()) == 1

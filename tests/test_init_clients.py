@@ -1,6 +1,7 @@
 """`codesift init`: config locations, merging into existing files, --print, unknown clients."""
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 
@@ -36,6 +37,7 @@ def test_claude_code_project_config_is_written_and_merged(tmp_path, repo):
     result = run("init", "claude-code", "--path", str(repo))
     assert result.exit_code == 0, result.output
     assert "added" in result.output and ".mcp.json" in result.output
+    assert "to commit it, write it with --portable" in result.output
     doc = json.loads((repo / ".mcp.json").read_text())
     assert doc["mcpServers"]["other"] == {"command": "x"} and doc["extra"] == 1
     entry = doc["mcpServers"]["codesift"]
@@ -84,7 +86,7 @@ def test_codex_inline_definition_is_not_guessed(tmp_path, repo):
 def test_print_does_not_write(tmp_path, repo):
     result = run("init", "vscode", "--print", "--path", str(repo))
     assert result.exit_code == 0
-    assert json.loads(result.output)["servers"]["codesift"]["args"][-1] == str(repo.resolve())
+    assert json.loads(result.stdout)["servers"]["codesift"]["args"][-1] == str(repo.resolve())
     assert not (repo / ".vscode").exists()
     toml = run("init", "codex", "--print", "--path", str(repo), "--config", str(tmp_path / "c.toml"))
     assert toml.output.startswith("[mcp_servers.codesift]\n") and not (tmp_path / "c.toml").exists()
@@ -99,3 +101,33 @@ def test_unknown_client_and_bad_files_exit_2(tmp_path, repo):
     result = run("init", "cursor", "--path", str(repo), "--config", str(bad))
     assert result.exit_code == 2 and "not valid JSON" in result.output and bad.read_text() == "{not json"
     assert run("init", "cursor", "--path", str(tmp_path / "missing")).exit_code == 2
+
+
+def test_print_names_the_file_the_snippet_belongs_in(repo):
+    result = run("init", "claude-code", "--print", "--path", str(repo))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["mcpServers"]["codesift"]["type"] == "stdio"  # stdout: the JSON alone
+    assert str(repo.resolve() / ".mcp.json") in result.stderr and "--portable" in result.stderr
+    assert not (repo / ".mcp.json").exists()
+
+
+@pytest.mark.parametrize("client, key, path, root_arg", [
+    ("claude-code", "mcpServers", ".mcp.json", "${CLAUDE_PROJECT_DIR:-.}"),
+    ("cursor", "mcpServers", ".cursor/mcp.json", "${workspaceFolder}"),
+    ("vscode", "servers", ".vscode/mcp.json", "${workspaceFolder}")])
+def test_portable_config_names_no_machine_path(repo, client, key, path, root_arg):
+    result = run("init", client, "--portable", "--path", str(repo))
+    assert result.exit_code == 0, result.output
+    text = (repo / path).read_text()
+    assert str(repo.resolve()) not in text and sys.executable not in text  # nothing of this checkout
+    entry = json.loads(text)[key]["codesift"]
+    assert entry["command"] == "codesift" and entry["args"] == ["serve", root_arg]
+    printed = run("init", client, "--portable", "--print", "--path", str(repo))
+    assert json.loads(printed.stdout)[key]["codesift"] == entry and "--portable" not in printed.stderr
+
+
+@pytest.mark.parametrize("client", ["claude-desktop", "codex"])
+def test_portable_is_refused_for_a_config_in_the_home_folder(tmp_path, repo, client):
+    result = run("init", client, "--portable", "--path", str(repo), "--config", str(tmp_path / "c"))
+    assert result.exit_code == 2 and "--portable is for a config kept in the project" in result.output
+    assert not (tmp_path / "c").exists()

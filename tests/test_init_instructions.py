@@ -82,6 +82,10 @@ def test_claude_code_writes_config_claude_md_and_a_skill_then_changes_nothing(re
     assert meta["name"] == "codesift" and re.fullmatch(r"[a-z0-9-]{1,64}", meta["name"])
     assert "instead of grep" in meta["description"] and len(meta["description"]) <= 1024
     assert "### Recipes" in skill and skill.count(START) == 1
+    # the guide is written once, in the skill (loaded when needed); CLAUDE.md (loaded every session) points to it
+    table = "| to … | call | instead of |"
+    assert table in GUIDE and table in skill and table not in claude
+    assert ".claude/skills/codesift/SKILL.md" in claude and len(claude.split(START)[1]) < 1200
     assert f"appended the codesift block to {repo.resolve() / 'CLAUDE.md'}" in result.output
     assert f"created {repo.resolve() / '.claude/skills/codesift/SKILL.md'}" in result.output
     before = {p: p.read_bytes() for p in (repo / "CLAUDE.md", repo / ".claude/skills/codesift/SKILL.md")}

@@ -167,3 +167,28 @@ def test_fit_cuts_the_longest_list_first():
     text = fit("head", [long, short], "tail", 300)
     assert len(text) <= 300 and "- one" in text and "- two" in text and "more (tool_a)" in text
     assert text.startswith("head") and text.endswith("tail")
+
+
+def test_entry_points_are_code_files_not_ci_configs_or_templates(tmp_path, monkeypatch):
+    from codesift.tools.prompts import entry_points
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    files = {
+        "mylib/__init__.py": "def helper():\n    return 1\n",
+        "mylib/cli.py": "def main():\n    return 0\n",
+        ".github/workflows/main.yml": "name: ci\non: push\njobs:\n  main:\n    runs-on: ubuntu-latest\n",
+        ".github/scripts/main.py": "def main():\n    pass\n",
+        ".gitlab-ci.yml": "main:\n  script: make\n",
+        ".circleci/config.yml": "version: 2\n",
+        "Jenkinsfile": "pipeline { agent any }\n",
+        "mylib/templates/app.html": "<html><body>{{ main }}</body></html>\n",
+        "docs/server.md": "# Server\n\nHow to run the server.\n",
+        "config/app.yaml": "main: true\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    with Index(tmp_path) as idx:
+        idx.update(embed=False)
+        found = {e["path"] for e in entry_points(idx.workspace)}
+    assert found == {"mylib/__init__.py", "mylib/cli.py"}, found

@@ -40,6 +40,26 @@ def test_find_symbol_puts_the_spelling_as_typed_first(tmp_path, monkeypatch):
         assert [s["kind"] for s in idx.find_symbol("Session", exact=True)] == ["class", "function"]
 
 
+def test_find_symbol_lists_test_local_definitions_after_the_real_one_and_marks_them(tmp_path, monkeypatch):
+    from codesift import Index
+    from codesift.cli.search import symbols_text
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    for rel in ("a_tests/test_config.py", "pkg/tests/test_loader.py", "pkg/conftest.py"):  # sort before pkg/config.py
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("class Config:\n    pass\n")
+    (tmp_path / "pkg" / "config.py").write_text("class Config:\n    \"\"\"The real one.\"\"\"\n")
+    with Index(tmp_path) as idx:
+        idx.update(embed=False)
+        found = idx.find_symbol("Config", exact=True)
+    assert [s["path"] for s in found][0] == "pkg/config.py"
+    assert found[0]["test"] is False
+    assert {s["path"] for s in found[1:]} == {"a_tests/test_config.py", "pkg/tests/test_loader.py", "pkg/conftest.py"}
+    assert all(s["test"] and s["match"] == "exact" for s in found[1:])
+    lines = [line for line in symbols_text("Config", found, 10).splitlines() if not line.startswith(" ")]
+    assert lines[0].endswith("exact match") and lines[-1].endswith("exact match, in tests")
+
+
 def test_find_symbol_offers_close_names_for_a_typo(keyword_index):
     got = keyword_index.find_symbol("rebuld_auth")
     assert [(s["name"], s["match"]) for s in got] == [("rebuild_auth", "similar")]

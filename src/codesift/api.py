@@ -162,6 +162,7 @@ class Index:
     def update(
         self, *, embed: bool = True, embed_limit: int | None = None, embed_threshold: int | None = None,
         progress: Progress | None = None, lock_timeout: float = 10.0, all_services: bool = False,
+        on_wait: Callable[[str], None] | None = None,
     ) -> UpdateStats:
         """Bring the index up to date; then embed pending chunks (all, or at most ``embed_limit``).
 
@@ -169,12 +170,13 @@ class Index:
         search that refreshes the index first embeds a small edit at once but never stalls on a tree.
 
         One writer at a time: raises :class:`IndexBusy` when another process holds the write lock for
-        longer than ``lock_timeout`` seconds. Searches never wait for the lock. ``all_services``: index every
+        longer than ``lock_timeout`` seconds; ``on_wait`` is told at once, in one line, when it has to wait for
+        it. Searches never wait for the lock. ``all_services``: index every
         ``[[services]]`` of codesift.toml under ``<name>/`` (an index so built keeps refreshing them).
         """
         if self.remote is not None:  # a reader: the writer keeps the collection up to date
             return UpdateStats()
-        with WriteLock(self.folder, lock_timeout):
+        with WriteLock(self.folder, lock_timeout, on_wait):
             self.dense.writing = True
             try:
                 return self._update(embed, embed_limit, embed_threshold, progress, all_services)

@@ -12,6 +12,19 @@ GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
      "ruby", "php", "kotlin"}
 )  # fmt: skip
 
+# Programming languages (the grammar ones and those indexed as windows), as opposed to markup, data,
+# configuration and build files: what can hold a program's entry point (tools.prompts).
+CODE_LANGUAGES: frozenset[str] = GRAMMAR_LANGUAGES | frozenset(
+    {"swift", "scala", "lua", "perl", "r", "julia", "dart", "elixir", "erlang", "haskell", "ocaml", "clojure",
+     "groovy", "objective_c", "zig", "nim", "fsharp", "vue", "svelte", "elm", "verilog", "vhdl", "assembly",
+     "solidity", "powershell", "batch", "shell"}
+)  # fmt: skip
+
+# Continuous-integration configuration: folders and files CI services read (scripts in them included).
+CI_DIRS = frozenset({".github", ".gitlab", ".circleci", ".buildkite", ".woodpecker", ".azure-pipelines"})
+CI_FILES = frozenset({".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", ".drone.yml", "jenkinsfile",
+                      "bitbucket-pipelines.yml", "appveyor.yml", ".appveyor.yml", "cloudbuild.yaml"})
+
 EXTENSIONS: dict[str, str] = {
     # grammar languages
     ".py": "python", ".pyi": "python", ".pyw": "python",
@@ -99,6 +112,13 @@ def is_test_path(path: str) -> bool:
     """Tests, specs and fixtures: by folder name or by file-name convention."""
     parts = path.split("/")
     return any(p.lower() in _TEST_DIRS for p in parts[:-1]) or bool(_TEST_FILE.match(parts[-1]))
+
+
+def is_ci_path(path: str) -> bool:
+    """CI configuration: a file under ``.github/``, ``.gitlab/``, ``.circleci/``… or one such as
+    ``.gitlab-ci.yml``, ``.travis.yml``, ``Jenkinsfile``."""
+    parts = path.split("/")
+    return parts[0] in CI_DIRS or parts[-1].lower() in CI_FILES
 
 
 @lru_cache(maxsize=65536)

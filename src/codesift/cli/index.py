@@ -13,6 +13,8 @@ import click
 from codesift.cli.common import EXIT_NO_INDEX, config_overrides, fail, open_index, progress_printer
 from codesift.search.coverage import share
 
+LOCK_WAIT = 10.0  # seconds a second `codesift index` waits for the writer before it refuses (saying so at once)
+
 
 @click.command()
 @click.argument("path", required=False, type=click.Path(file_okay=True, dir_okay=True))
@@ -68,12 +70,18 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
 
     console = output_console(stderr=True)
     bar, update = progress_printer(console)
+
+    def waiting(message: str) -> None:
+        click.echo(f"codesift: {message}", err=True)
+
     try:
         if quiet or as_json:
-            stats = idx.update(embed=not no_embed, all_services=all_services)
+            stats = idx.update(embed=not no_embed, all_services=all_services, lock_timeout=LOCK_WAIT,
+                               on_wait=waiting)
         else:
             with bar:
-                stats = idx.update(embed=not no_embed, progress=update, all_services=all_services)
+                stats = idx.update(embed=not no_embed, progress=update, all_services=all_services,
+                                   lock_timeout=LOCK_WAIT, on_wait=waiting)
     except KeyboardInterrupt:
         console.print("[yellow]interrupted[/]: the index keeps what was committed; "
                       "run `codesift index` again to continue")

@@ -128,7 +128,7 @@ def symbols_text(name: str, found: list[dict], limit: int) -> str:
     lines = []
     for s in found[:limit]:
         lines.append(f"{s['path']}:{s['start_line']}-{s['end_line']}  {s['qualified_name']} ({s['kind']})"
-                     f"  {s['match']} match")
+                     f"  {s['match']} match{', in tests' if s.get('test') else ''}")
         if s.get("signature"):
             lines.append("    " + " ".join(str(s["signature"]).split()))
     if len(found) > limit:

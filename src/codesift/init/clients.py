@@ -54,6 +54,16 @@ class InitResult:
     replaced: bool  # an older codesift entry was updated rather than added
 
 
+def where_note(client: str, path: Path, portable: bool) -> str:
+    """``--print``'s line (for stderr) naming the file the snippet belongs in, and for a project file
+    holding this checkout's absolute paths, the ``--portable`` form that can be committed."""
+    spec = spec_for(client)
+    note = f"this belongs in {path} (under {spec.servers_key!r}, beside any other servers)"
+    if spec.project and not portable:
+        note += "; it names this checkout's paths: --portable gives a form to commit"
+    return note
+
+
 def spec_for(client: str) -> ClientSpec:
     try:
         return CLIENTS[client]
@@ -86,6 +96,11 @@ def config_path(client: str, root: Path, *, home: Path | None = None, platform: 
     return base / "Claude" / "claude_desktop_config.json"
 
 
+# ``--portable``: the root as each client names the project itself, so the file can be committed
+PORTABLE_ROOT = {"claude-code": "${CLAUDE_PROJECT_DIR:-.}", "cursor": "${workspaceFolder}",
+                 "vscode": "${workspaceFolder}"}
+
+
 def server_command(root: Path) -> tuple[str, list[str]]:
     """The command that serves ``root``: this installation's ``codesift`` script, by absolute path.
 
@@ -99,28 +114,34 @@ def server_command(root: Path) -> tuple[str, list[str]]:
     return sys.executable, ["-m", "codesift", "serve", str(root)]
 
 
-def server_entry(client: str, root: Path) -> dict[str, Any]:
+def server_entry(client: str, root: Path, portable: bool = False) -> dict[str, Any]:
+    """The ``codesift`` server entry; ``portable``: ``codesift`` from PATH serving the project the client
+    has open (``${workspaceFolder}``; Claude Code's ``${CLAUDE_PROJECT_DIR:-.}``, its working folder),
+    for a project config file meant to be committed, with no path of this checkout or its virtualenv."""
     spec = spec_for(client)
-    command, args = server_command(root)
+    if portable and client not in PORTABLE_ROOT:
+        raise InitError(f"--portable is for a config kept in the project ({', '.join(PORTABLE_ROOT)}); "
+                        f"{spec.label}'s lives in your home folder, so it keeps absolute paths")
+    command, args = ("codesift", ["serve", PORTABLE_ROOT[client]]) if portable else server_command(root)
     entry: dict[str, Any] = {"type": spec.entry_type} if spec.entry_type else {}
     entry.update(command=command, args=args)
     return entry
 
 
-def snippet(client: str, root: Path) -> str:
+def snippet(client: str, root: Path, portable: bool = False) -> str:
     """The config to add, as the client's file would hold it (for ``--print``)."""
     spec = spec_for(client)
-    entry = server_entry(client, root)
+    entry = server_entry(client, root, portable)
     if spec.fmt == "toml":
         return toml_table(entry)
     return json.dumps({spec.servers_key: {SERVER_NAME: entry}}, indent=2) + "\n"
 
 
-def install(client: str, root: Path, config_file: Path | None = None) -> InitResult:
+def install(client: str, root: Path, config_file: Path | None = None, portable: bool = False) -> InitResult:
     """Merge the codesift entry into the client's config file (created when missing)."""
     spec = spec_for(client)
     path = config_file or config_path(client, root)
-    entry = server_entry(client, root)
+    entry = server_entry(client, root, portable)
     old = read_text_file(path)
     if spec.fmt == "toml":
         text, replaced = merge_toml(old, entry, path)

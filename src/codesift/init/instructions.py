@@ -1,7 +1,8 @@
 """``codesift init CLIENT --instructions``: tell the agent when to prefer which codesift tool.
 
 Each client reads standing instructions from its own file: ``AGENTS.md`` (Codex, and the generic
-convention many agents follow), ``CLAUDE.md`` plus a skill folder (Claude Code), a project rule
+convention many agents follow), a skill folder plus a short pointer to it in ``CLAUDE.md`` (Claude Code:
+the guide is written once, in the skill, whose body is loaded only when used), a project rule
 (Cursor), ``.github/copilot-instructions.md`` (VS Code). codesift's text goes into those files as one
 block between ``<!-- codesift:start … -->`` and ``<!-- codesift:end -->``: appended to a file that has
 no block, replaced inside the markers when it has one, the whole file created when missing. Text
@@ -61,6 +62,18 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 
 CLAUDE_NOTE = "In Claude Code these tools are named `mcp__codesift__<tool>` (`mcp__codesift__search_code`, …).\n"
 
+# Claude Code loads CLAUDE.md every session but a skill's body only when it is used: the guide is written once,
+# into the skill, and CLAUDE.md gets this pointer to it (the MCP server's own instructions say the same briefly).
+CLAUDE_POINTER = """\
+## Code search and navigation: use codesift
+
+This repository is indexed by codesift (MCP server `codesift`; tools such as `mcp__codesift__search_code`).
+Prefer them to reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders: `search_code`
+(described in words), `find_symbol`, `grep_code` (exact text or regex), `get_file_outline`, `get_code_context`,
+`find_usages`, `callers` / `callees` / `impact`, `get_repo_map`. The `codesift` skill
+(`.claude/skills/codesift/SKILL.md`) says which tool answers which question, with recipes.
+"""
+
 RECIPES = """\
 ### Recipes
 
@@ -107,7 +120,7 @@ def instruction_files(client: str) -> list[InstructionFile]:
     if client not in CLIENTS and client != GENERIC:
         raise InitError(f"unknown client {client!r}; choose one of: {', '.join([*CLIENTS, GENERIC])}")
     if client == "claude-code":
-        return [InstructionFile("CLAUDE.md", GUIDE + "\n" + CLAUDE_NOTE),
+        return [InstructionFile("CLAUDE.md", CLAUDE_POINTER),
                 InstructionFile(".claude/skills/codesift/SKILL.md", GUIDE + "\n" + CLAUDE_NOTE + "\n" + RECIPES,
                                 SKILL_FRONT)]
     if client == "cursor":
@@ -201,13 +214,13 @@ def wants_config(client: str, instructions: bool, print_only: bool) -> bool:
     return True
 
 
-def print_text(client: str, root: Path, config_file: Path | None = None) -> str:
+def print_text(client: str, root: Path, config_file: Path | None = None, portable: bool = False) -> str:
     """``--print --instructions``: the MCP entry (unless ``generic``), then each instruction file with what
     would happen to it and the text it would get."""
     parts = []
     if client != GENERIC:
         where = config_file or config_path(client, root)
-        parts.append(f"==> {where} (the MCP server entry, merged into what is there) <==\n{snippet(client, root)}")
+        parts.append(f"==> {where} (the MCP server entry, merged into what is there) <==\n{snippet(client, root, portable)}")
     if client == "claude-desktop":
         parts.append("==> Claude Desktop reads no instruction file: paste this into a Project's instructions <==\n"
                      + GUIDE)

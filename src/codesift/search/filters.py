@@ -11,6 +11,7 @@ was the old behaviour); a path that is well formed but matches no indexed file g
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -119,15 +120,19 @@ def normalise_path(path: str | None, root: Path) -> str | None:
     """``path`` relative to ``root``: an absolute path under the root becomes its relative prefix.
 
     A relative path (or a glob) is returned as given. A directory keeps a trailing ``/`` so ``src``
-    does not match ``src2/``. ``/src/`` has always meant the root's ``src/``: that reading is kept when
+    does not match ``src2/``; one with ``..`` segments is normalised, and refused with :class:`FilterError`
+    when it climbs out of the root (``../outside`` answered "no results" where the other commands refuse
+    it). ``/src/`` has always meant the root's ``src/``: that reading is kept when
     the root has such an entry (and for ``/`` alone); any other absolute path outside the root raises
     :class:`FilterError`.
     """
     if not path:
         return None
     expanded = os.path.expanduser(path)
-    if not os.path.isabs(expanded) or "\x00" in expanded:
+    if "\x00" in expanded:
         return path
+    if not os.path.isabs(expanded):
+        return _relative(path, root)
     # Resolve what exists (symlinks, ``..``) but keep a glob's wildcard tail as typed.
     cut = min((i for i, c in enumerate(expanded) if c in "*?["), default=len(expanded))
     head_end = expanded.rfind(os.sep, 0, cut) + 1 if cut < len(expanded) else len(expanded)
@@ -148,6 +153,21 @@ def normalise_path(path: str | None, root: Path) -> str | None:
     if resolved.is_dir() and rel:
         rel += "/"
     return rel or None  # the root itself: no restriction
+
+
+def _relative(path: str, root: Path) -> str | None:
+    """A relative path filter: as given unless it has ``..`` segments, which are folded in (``src/../lib/``
+    is ``lib/``); one that climbs out of the root raises :class:`FilterError`."""
+    slashed = path.replace("\\", "/")
+    if ".." not in slashed.split("/"):
+        return path
+    folded = posixpath.normpath(slashed)
+    if folded == ".." or folded.startswith("../"):
+        raise FilterError(f"path {path!r} is outside the indexed root {root}; give a path under it "
+                          f"or one relative to it (e.g. src/)")
+    if folded == ".":
+        return None  # the root itself: no restriction
+    return folded + "/" if slashed.endswith("/") else folded
 
 
 def _exists(path: Path) -> bool:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+
 from codesift.errors import CodesiftError
 
 
@@ -18,11 +20,13 @@ class IndexBusy(CodesiftError, RuntimeError):
 
 
 class WriteLock:
-    """Context manager taking the index's write lock, waiting at most ``timeout`` seconds."""
+    """Context manager taking the index's write lock, waiting at most ``timeout`` seconds; ``on_wait`` is
+    called once with a one-line message when it has to wait (a silent 10 s pause looked like a hang)."""
 
-    def __init__(self, folder: Path, timeout: float = 0.0) -> None:
+    def __init__(self, folder: Path, timeout: float = 0.0, on_wait: Callable[[str], None] | None = None) -> None:
         self.path = folder / "write.lock"
         self.timeout = timeout
+        self.on_wait = on_wait
         self._fd: int | None = None
 
     def holder(self) -> str:
@@ -34,11 +38,16 @@ class WriteLock:
     def acquire(self) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         deadline = time.monotonic() + self.timeout
+        said = False
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if not said and self.on_wait is not None and self.timeout > 0:
+                    said = True
+                    self.on_wait(f"waiting up to {self.timeout:g} s for another codesift process "
+                                 f"(pid {self.holder()}) that is updating the index at {self.path.parent}")
                 if time.monotonic() >= deadline:
                     os.close(fd)
                     raise IndexBusy(

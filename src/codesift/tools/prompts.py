@@ -12,7 +12,7 @@ import json
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from codesift.languages import is_example_path, is_test_path
+from codesift.languages import CODE_LANGUAGES, is_ci_path, is_example_path, is_test_path
 from codesift.tools.payloads import EntryPoint, MainModule, Route, ServiceDesign, ServiceOverview, SystemDesign
 from codesift.tools.repomap import repo_map
 from codesift.tools.symbols import list_sources
@@ -57,13 +57,21 @@ def _code(path: str) -> bool:
     return not (is_test_path(path) or is_example_path(path))
 
 
+def entry_file(path: str, language: str | None) -> bool:
+    """Whether ``path`` can hold an entry point: source code (by language: not markup, data, configuration
+    or a template), outside tests, examples and CI configuration (``.github/``, ``.gitlab-ci.yml``)."""
+    return language in CODE_LANGUAGES and _code(path) and not is_ci_path(path)
+
+
 def entry_points(ws: "Workspace", prefix: str = "", *, root_only: bool = False) -> list[EntryPoint]:
     """Likely entry points under ``prefix``: ``main`` definitions, CLI commands, ``__main__`` blocks, then
-    files named like one (main, app, server, cli, …) and top-level package ``__init__`` files."""
+    files named like one (main, app, server, cli, …) and top-level package ``__init__`` files; code files
+    only (:func:`entry_file`)."""
     out: list[EntryPoint] = []
     seen: set[str] = set()
+    language = dict(ws.store.file_languages())
     for path, line, kind, qualified, signature, decorators in ws.store.entry_rows(prefix, MAX_ENTRIES * 2):
-        if not _code(path) or (root_only and "/" in path):
+        if not entry_file(path, language.get(path)) or (root_only and "/" in path):
             continue
         decos = [d for d in json.loads(decorators or "[]") if "command" in d or "group" in d or "Application" in d]
         if kind == "module":
@@ -75,7 +83,7 @@ def entry_points(ws: "Workspace", prefix: str = "", *, root_only: bool = False) 
         out.append({"path": path, "line": line, "name": qualified, "kind": kind, "why": why,
                     "signature": " ".join(signature.split())[:160]})
         seen.add(path)
-    files = [p for p, _ in ws.store.file_languages() if p.startswith(prefix) and _code(p)
+    files = [p for p, lang in language.items() if p.startswith(prefix) and entry_file(p, lang)
              and not (root_only and "/" in p)]
     for path in files:
         pure = PurePosixPath(path)

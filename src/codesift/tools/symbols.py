@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Unpack, cast
 
+from codesift.languages import is_test_path
 from codesift.limits import check_name
 from codesift.datatypes import dotted
 from codesift.store.records import ChunkRecord
@@ -46,12 +47,13 @@ def find_symbol(ws: "Workspace", name: str, *, kind: str | list[str] | None = No
         if row is None or not under(row.path, services):
             continue
         symbol = _symbol_dict(row)
-        symbol["match"] = match
+        symbol["match"], symbol["test"] = match, is_test_path(row.path)
         out.append(symbol)
     # Names are looked up case aside; among the exact matches the one spelled as typed comes first
-    # (``session`` the function, ``Session`` the class), the order otherwise kept.
+    # (``session`` the function, ``Session`` the class), and definitions in test files (a test-local
+    # ``class Config``) after the real ones, the order otherwise kept.
     typed = dotted(name).rsplit(".", 1)[-1]
-    out.sort(key=lambda s: 0 if s["match"] == "exact" and s["name"] == typed else 1 if s["match"] == "exact" else 2)
+    out.sort(key=lambda s: (s["match"] != "exact", s["test"], s["name"] != typed))
     if declarations and not kinds and not any(s["match"] == "exact" for s in out):  # a constant, then?
         from codesift.tools.assigned import assigned
 

@@ -35,6 +35,7 @@ class Symbol(TypedDict):
     route: str | None
     docstring: str  # its first paragraph, at most 300 characters
     match: NotRequired[str]  # find_symbol: exact, prefix, camel_hump or substring
+    test: NotRequired[bool]  # find_symbol: defined in a test file (listed after the others of its match)
     score: NotRequired[float]  # find_similar / drill_down: cosine similarity to the given result
     score_kind: NotRequired[str]  # find_similar / drill_down: "similar"
 
