@@ -33,8 +33,7 @@ import common  # noqa: E402
 def child(root: str, index_dir: str | None, mode: str, queries: int) -> dict:
     """One version's p50s (ms) over the queries, in this process (the version on ``sys.path`` first)."""
     import codesift
-    from codesift import Index
-    from codesift.config.settings import Config
+    from codesift import Config, Index  # the package root: the same names in every layout
 
     index = Index(root, config=Config(index_dir=index_dir)) if index_dir else Index(root)
     qs = common.latency_queries(index, queries)  # the same queries as pipeline_latency.py's
