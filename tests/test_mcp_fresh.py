@@ -95,6 +95,7 @@ def test_an_answer_that_may_miss_an_edit_says_so(repo):
     assert "may be stale" in text_of(stale) and "src/http/sessions.py" in text_of(stale)
     assert stale.structured_content["stale"]["reason"] == "index_busy"
     assert "src/http/sessions.py" in stale.structured_content["stale"]["changed"]
+    assert stale.structured_content["stale"]["changed_count"] == len(stale.structured_content["stale"]["changed"])
     assert stale.structured_content["total"] == 0  # answered from the index as it was
     assert "may be stale" in text_of(grep)
     assert fresh.structured_content["total"] == 1 and "stale" not in fresh.structured_content

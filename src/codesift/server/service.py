@@ -35,6 +35,7 @@ DEFAULT_PORT = 8765
 # when one changed; the full re-scan of the tree (which also finds a new file in a new folder) runs at most
 # this often, on a call.
 REFRESH_INTERVAL = 10.0
+MAX_LISTED = 50  # changed paths listed in an answer's ``stale`` (a branch switch changes thousands)
 EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs outside the lock)
 
 
@@ -262,7 +263,7 @@ Stale = dict[str, Any]  # why an answer may miss recent edits: reason, changed p
 
 
 def busy(changed: list[str]) -> Stale:
-    return {"reason": "index_busy", "changed": changed,
+    return {"reason": "index_busy", "changed": changed[:MAX_LISTED], "changed_count": len(changed),
             "note": (f"The index may be stale: {freshness.describe(changed)} changed since it was last "
                      "updated, and another codesift process is updating it now, so this answer may miss "
                      "those edits; read the files with get_code_context, or ask again in a moment.")}
