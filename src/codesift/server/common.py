@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from mcp_types import CallToolResult, TextContent
 
 from codesift.search.coverage import share
-from codesift.server.service import IndexService, ToolFailure, one_line
+from codesift.server.service import IndexService, Stale, ToolFailure, one_line
 from codesift.tools import markdown as md
 from codesift.tools.payloads import SearchPage, UsagesAnswer, UsagesPage
 
@@ -54,6 +54,18 @@ def source_label(index: "Index", result_id: int) -> str:
 
 
 
+def noted(rendered: md.Rendered, stale: Stale | None) -> md.Rendered:
+    """``rendered`` with the staleness note first in the Markdown and as ``stale`` in the structured content."""
+    if stale is None:
+        return rendered
+    return md.Rendered(f"{stale_line(stale)}\n\n{rendered.text}", {**rendered.data, "stale": stale})
+
+
+def stale_line(stale: Stale) -> str:
+    """The staleness note as the first line of a Markdown answer."""
+    return f"> **Note:** {stale['note']}"
+
+
 def ok(rendered: md.Rendered) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=rendered.text)], structured_content=rendered.data)
 
@@ -73,7 +85,8 @@ async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.
     try:
         if check is not None:
             check()
-        return ok(await service.call(work, refresh=refresh))
+        rendered, stale = await service.call_noted(work, refresh=refresh)
+        return ok(noted(rendered, stale))
     except (ToolFailure, ValueError, LookupError, IndexMismatchError, OSError) as exc:
         return error(f"{tool}: {exc}")
     except Exception as exc:  # a bug: the traceback goes to the server log, the agent gets one line

@@ -29,13 +29,15 @@ ScopePath = Annotated[str | None, Field(description="A folder (service) to descr
 
 def prompts(svc: "IndexService") -> list[Prompt]:
     """The prompts, bound to ``svc`` (built under its lock, after a throttled refresh, like the tools)."""
+    from codesift.server.common import stale_line
     from codesift.tools.markdown.prompts import render_service_overview, render_system_design
     from codesift.tools.prompts import service_overview as overview_data
     from codesift.tools.prompts import system_design as design_data
 
     async def run(name: str, work: Callable[["Index"], str]) -> str:
         try:
-            return await svc.call(work, refresh=True)
+            text, stale = await svc.call_noted(work, refresh=True)
+            return text if stale is None else f"{stale_line(stale)}\n\n{text}"
         except (ValueError, LookupError, OSError) as exc:  # an unknown folder: the agent reads why
             raise MCPError(INVALID_PARAMS, f"{name}: {' '.join(str(exc).split())[:600]}") from None
         except Exception as exc:  # a bug: one line, not a traceback

@@ -28,6 +28,7 @@ from pydantic import Field
 
 from codesift.search.coverage import share
 from codesift.errors import CodesiftError
+from codesift.server import freshness
 from codesift.store.lock import IndexBusy, WriteLock
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,8 +64,9 @@ def run_reindex(svc: "IndexService", *, full: bool = False, emit: Callable[[Even
                 with WriteLock(index.folder, LOCK_WAIT):
                     index.store.mark_all_changed()
                     index.store.commit()
+            since = freshness.now()
             stats = index.update(embed=False, progress=progress, lock_timeout=LOCK_WAIT)
-            svc._last_refresh = time.monotonic()
+            svc.refreshed(since)
             # The embedder first: a changed model is adopted there and its dropped vectors count as pending.
             has_embedder = svc.embed and index.embedder() is not None
             pending = index.store.count_missing_embeddings(with_windows=index.config.embed_windows)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio.to_thread
 
 from codesift.embed.base import release_batch
+from codesift.indexing.sources import services_active
+from codesift.server import freshness
 from codesift.server.background import WriteGuard, lower_thread_priority
 from codesift.store.lock import IndexBusy
 
@@ -29,7 +31,11 @@ T = TypeVar("T")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-REFRESH_INTERVAL = 10.0  # seconds between re-scans of the tree on tool calls (cheap, but not free)
+# Before each call that refreshes, the files indexed are stat'd (server/freshness.py) and the index updated
+# when one changed; the full re-scan of the tree (which also finds a new file in a new folder) runs at most
+# this often, on a call.
+REFRESH_INTERVAL = 10.0
+MAX_LISTED = 50  # changed paths listed in an answer's ``stale`` (a branch switch changes thousands)
 EMBED_SLICE = 128  # chunks embedded and committed at a time (the model runs outside the lock)
 
 
@@ -51,6 +57,7 @@ class IndexService:
         self._spawn_lock = threading.Lock()
         self._worker: threading.Thread | None = None
         self._last_refresh = 0.0
+        self._snapshot: freshness.Snapshot | None = None  # the tree as of the last refresh (None: not checked)
         self.state = "starting"
         self.error = ""
         self._embedded_since: tuple[float, int] | None = None  # (start, chunks embedded) of this run
@@ -85,8 +92,9 @@ class IndexService:
             if initial:
                 with self.lock:
                     self.state = "indexing"
+                    since = freshness.now()
                     self.index.update(embed=False)
-                    self._last_refresh = time.monotonic()
+                    self.refreshed(since)
                 self._ready.set()
             if self.embed:
                 self._embed_pending()
@@ -171,24 +179,57 @@ class IndexService:
 
     # calls
     def call_sync(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> T:
-        """Run ``fn(index)`` under the lock (after a throttled refresh when ``refresh``)."""
+        """Run ``fn(index)`` under the lock (after bringing the index up to date when ``refresh``)."""
+        return self.call_noted_sync(fn, refresh=refresh)[0]
+
+    def call_noted_sync(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> tuple[T, Stale | None]:
+        """:meth:`call_sync`, and why its answer may miss recent edits (None: it cannot)."""
         self._ready.wait()
-        pending = 0
+        pending, stale = 0, None
         with self.lock:
-            if refresh and time.monotonic() - self._last_refresh > self.refresh_interval:
-                try:
-                    pending = self.index.update(embed=False, lock_timeout=0).embed_pending
-                except IndexBusy:  # another process is writing: answer from the index as it is
-                    pass
-                self._last_refresh = time.monotonic()
+            if refresh:
+                pending, stale = self._refresh()
             result = fn(self.index)
         if pending and self.embed and not self._stop.is_set():
             self._spawn()
-        return result
+        return result, stale
 
     async def call(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> T:
         """:meth:`call_sync` in a worker thread, so the event loop keeps serving."""
         return await anyio.to_thread.run_sync(partial(self.call_sync, fn, refresh=refresh))
+
+    async def call_noted(self, fn: Callable[["Index"], T], *, refresh: bool = False) -> tuple[T, Stale | None]:
+        """:meth:`call_noted_sync` in a worker thread."""
+        return await anyio.to_thread.run_sync(partial(self.call_noted_sync, fn, refresh=refresh))
+
+    def _refresh(self) -> tuple[int, Stale | None]:
+        """Update the keyword side if a file changed since the last refresh (a stat of the indexed files
+        and their folders) or the full re-scan is due; held under the lock. Returns the chunks left to
+        embed and, when the index may still miss an edit, why."""
+        due = time.monotonic() - self._last_refresh > self.refresh_interval
+        snap = self._snapshot
+        changed = freshness.changes(str(self.index.root), snap) if snap is not None else []
+        # Configured services (or a failed start-up update): nothing to check between re-scans.
+        blind = snap is None and self.index.remote is None
+        if not changed and not due:
+            return 0, unchecked(time.monotonic() - self._last_refresh, self.refresh_interval) if blind else None
+        since = freshness.now()
+        try:
+            stats = self.index.update(embed=False, lock_timeout=0)
+        except IndexBusy:  # another process is writing: answer from the index as it is, and say what it misses
+            if changed:
+                return 0, busy(changed)
+            return 0, unchecked(time.monotonic() - self._last_refresh, self.refresh_interval) if blind else None
+        self.refreshed(since)
+        return stats.embed_pending, None
+
+    def refreshed(self, since: float) -> None:
+        """Record an update of the tree that started at ``since`` (wall clock); under the lock."""
+        self._last_refresh = time.monotonic()
+        self._snapshot = None
+        index = self.index
+        if index.remote is None and not services_active(index.store, index.config.services):
+            self._snapshot = freshness.take(str(index.root), index.store.files(), since)
 
     def status(self) -> "IndexStatus":
         info = self.index.status()
@@ -216,6 +257,23 @@ class IndexService:
         elapsed = time.monotonic() - start
         return done / elapsed if done and elapsed > 0 else None
 
+
+
+Stale = dict[str, Any]  # why an answer may miss recent edits: reason, changed paths, note (the Markdown line)
+
+
+def busy(changed: list[str]) -> Stale:
+    return {"reason": "index_busy", "changed": changed[:MAX_LISTED], "changed_count": len(changed),
+            "note": (f"The index may be stale: {freshness.describe(changed)} changed since it was last "
+                     "updated, and another codesift process is updating it now, so this answer may miss "
+                     "those edits; read the files with get_code_context, or ask again in a moment.")}
+
+
+def unchecked(age: float, interval: float) -> Stale:
+    return {"reason": "not_checked", "refreshed_s_ago": round(age, 1),
+            "note": (f"The index may be stale: it was refreshed {_duration(age)} ago, and this index is not "
+                     "checked for edits between refreshes (configured services are re-scanned every "
+                     f"{_duration(interval)}).")}
 
 
 def _duration(seconds: float) -> str:

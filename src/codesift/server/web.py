@@ -198,7 +198,10 @@ def add_routes(server: Any, service: "IndexService", *, host: str) -> None:
                 return refused
             try:
                 work = build(request.query_params)
-                return _json(await service.call(work, refresh=refresh))
+                data, stale = await service.call_noted(work, refresh=refresh)
+                if stale is not None and isinstance(data, dict):  # the answer may miss an edit: say so
+                    data = {**data, "stale": stale}
+                return _json(data)
             except (ValueError, LookupError, CodesiftError, IndexMismatchError) as exc:
                 return _error(str(exc), 400)
             except OSError as exc:
