@@ -46,7 +46,11 @@ class Filters:
 
 @dataclass(slots=True)
 class SearchResult:
-    """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive."""
+    """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive.
+
+    ``start_line``-``end_line`` are the result's own definition (``qualified_name``'s lines), also when
+    ranking merged the definitions beside it into one passage (``nearby``): that passage's span is
+    ``passage_start_line``-``passage_end_line``, equal to the definition's lines when nothing was merged."""
 
     path: str
     start_line: int
@@ -57,9 +61,12 @@ class SearchResult:
     kind: str
     language: str
     snippet: str
-    # The line the snippet's first line is on: a passage merged with the symbols around it starts above
-    # its main symbol, whose code the snippet shows.
+    # The line the snippet's first line is on: the definition's (decorators above it skipped), or the line
+    # setting the constant the query names.
     snippet_line: int = 0
+    # The span of the passage the result stands for: its definition merged with the adjacent ones (``nearby``).
+    passage_start_line: int = 0
+    passage_end_line: int = 0
     signature: str = ""
     # The definition's doc in one line, where the snippet does not show it: a comment above the code
     # (Go, Java, Rust, JavaScript), or a docstring below the snippet's first lines.
@@ -337,7 +344,8 @@ def run_search(
         snippet, snippet_line = snippet_of(row.text, shown_from, row.text_start)
         results.append(
             SearchResult(
-                path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
+                path=c.path, start_line=row.start_line, end_line=row.end_line, score=norm,
+                passage_start_line=c.start_line, passage_end_line=c.end_line,
                 name=name, qualified_name=qualified, nearby=list(c.merged_names),
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,

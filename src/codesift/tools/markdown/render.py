@@ -78,10 +78,20 @@ def search_block(n: int, r: Payload) -> str:
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
     also = _field("Also defined", "; ".join(inline(a) for a in r.get("also_defined") or []))
     doc = _field("Doc", inline(r["doc"])) if r.get("doc") else ""
-    # A passage merged with its neighbours starts above the main symbol, whose code the snippet shows.
+    # The snippet starts on the definition's line (Location); a constant's, where the query names one, below it.
     first = r.get("snippet_line")
     shown = _field("Snippet from", f"line {first}") if code and first and first != r.get("start_line") else ""
-    return _join([title, *_symbol_lines(r), doc, also, shown, code])
+    return _join([title, *_symbol_lines(r), passage_line(r), doc, also, shown, code])
+
+
+def passage_line(r: Payload) -> str:
+    """``**Passage:** lines 226-290 (with 2 nearby)`` for a result merged with the definitions beside it: the
+    span its passage covers, wider than its own Location; nothing when the two are the same."""
+    begin, end = r.get("passage_start_line"), r.get("passage_end_line")
+    if not begin or not end or (begin, end) == (r.get("start_line"), r.get("end_line")):
+        return ""
+    nearby = len(r.get("nearby") or [])
+    return _field("Passage", f"lines {begin}-{end}" + (f" (with {nearby} nearby)" if nearby else ""))
 
 
 def render_search(payload: SearchPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
