@@ -1,9 +1,10 @@
 """Issue 44: where a result points, and what get_code_context refuses to read.
 
-A result merged with the definitions beside it (``+N nearby``) still points at its own definition:
-``start_line``/``end_line`` are the named symbol's lines, the merged passage's span is
-``passage_start_line``/``passage_end_line`` (the API, ``search --json`` and the MCP Markdown alike).
-get_code_context refuses a binary file, and a file the index skipped, with the reason.
+A result merged with the definitions beside it (``+N nearby``) returns the merged passage as
+``start_line``/``end_line`` (the range ``search --json`` gives and the benchmark scores) and its own
+definition as ``definition_start_line``/``definition_end_line``: the location the terminal, the page and
+the MCP ``Location:`` show, with the passage as ``Passage:``. get_code_context refuses a binary file, and a
+file the index skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from codesift import Index
 from codesift.cli.app import main
+from codesift.cli.render import print_results
 from codesift.config.rank import RankSettings
 from codesift.config.settings import Config
 from codesift.tools.context import ContextError
@@ -34,49 +37,66 @@ def merged_root(tmp_path):
     return root
 
 
-def _top(root):
+def _search(root):
     with Index(root, config=Config(embedder="none", rank=RankSettings(name_match=False))) as idx:
         idx.update(embed=False)
-        return idx.search(QUERY, mode="keyword").results[0]
+        return idx.search(QUERY, mode="keyword")
 
 
-def test_a_merged_result_points_at_its_definition_not_the_passage_start(merged_root):
+def _top(root):
+    return _search(root).results[0]
+
+
+def test_a_merged_result_gives_its_passage_and_its_definitions_lines(merged_root):
     top = _top(merged_root)
     assert (top.name, top.nearby) == ("parse_header_value", ["split_line"])
-    assert (top.start_line, top.end_line) == (4, 5)  # the definition's own lines, not the passage's first
-    assert (top.passage_start_line, top.passage_end_line) == (1, 5)  # the merged span, as a second field
+    assert (top.start_line, top.end_line) == (1, 5)  # the passage returned, split_line merged in
+    assert (top.definition_start_line, top.definition_end_line) == (4, 5)  # parse_header_value's own lines
     assert top.snippet_line == 4 and top.snippet.startswith("def parse_header_value")
     d = top.to_dict()
-    assert (d["start_line"], d["end_line"], d["passage_start_line"], d["passage_end_line"]) == (4, 5, 1, 5)
+    assert (d["start_line"], d["end_line"], d["definition_start_line"], d["definition_end_line"]) == (1, 5, 4, 5)
 
 
-def test_an_unmerged_result_has_its_passage_equal_to_its_lines(merged_root):
+def test_an_unmerged_result_has_its_definition_equal_to_its_passage(merged_root):
     (merged_root / "m.py").write_text("def parse_header_value(value):\n    return value.strip().split(':')\n")
     top = _top(merged_root)
     assert not top.nearby
-    assert (top.start_line, top.end_line, top.passage_start_line, top.passage_end_line) == (1, 2, 1, 2)
+    assert (top.start_line, top.end_line, top.definition_start_line, top.definition_end_line) == (1, 2, 1, 2)
 
 
-def test_search_json_gives_the_definitions_lines_and_the_passages(merged_root, monkeypatch):
+def test_search_json_gives_the_passage_and_the_definitions_lines(merged_root, monkeypatch):
     monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
     assert CliRunner().invoke(main, ["index", str(merged_root), "-q"]).exit_code == 0
     result = CliRunner().invoke(main, ["search", QUERY, "--root", str(merged_root), "--mode", "keyword", "--json"])
     assert result.exit_code == 0, result.output
     top = json.loads(result.stdout)[0]
     assert (top["name"], top["nearby"]) == ("parse_header_value", ["split_line"])
-    assert (top["start_line"], top["end_line"]) == (4, 5)
-    assert (top["passage_start_line"], top["passage_end_line"]) == (1, 5)
+    assert (top["start_line"], top["end_line"]) == (1, 5)
+    assert (top["definition_start_line"], top["definition_end_line"]) == (4, 5)
+    # the new fields come last: the keys existing consumers read keep their order
+    assert list(top)[:3] == ["path", "start_line", "end_line"]
+    assert list(top)[-2:] == ["definition_start_line", "definition_end_line"]
 
 
-def test_markdown_location_is_the_definitions_and_names_the_passage(merged_root):
+def test_markdown_location_is_the_definitions_and_passage_the_span(merged_root):
     top = _top(merged_root)
     payload = {"query": QUERY, "mode": "keyword", "results": [top.to_dict()]}
-    text = render_search(payload).text
-    assert "**Location:** m.py:4-5" in text
-    assert "**Passage:** lines 1-5 (with 1 nearby)" in text
-    assert "Snippet from" not in text  # the snippet starts on the definition's line, as Location says
-    single = {**top.to_dict(), "nearby": [], "passage_start_line": 4, "passage_end_line": 5}
+    rendered = render_search(payload)
+    assert "**Location:** m.py:4-5" in rendered.text
+    assert "**Passage:** lines 1-5 (with 1 nearby)" in rendered.text
+    assert "Snippet from" not in rendered.text  # the snippet starts on the definition's line, as Location says
+    item = rendered.data["results"][0]  # the structured content keeps both ranges as the API gives them
+    assert (item["start_line"], item["end_line"], item["definition_start_line"], item["definition_end_line"]) \
+        == (1, 5, 4, 5)
+    single = {**top.to_dict(), "nearby": [], "start_line": 4, "end_line": 5}
     assert "Passage" not in render_search({"query": QUERY, "mode": "keyword", "results": [single]}).text
+
+
+def test_the_terminal_shows_the_definitions_lines(merged_root):
+    console = Console(record=True, width=160)
+    print_results(_search(merged_root), console)
+    text = console.export_text()
+    assert "m.py:4-5" in text and "m.py:1-5" not in text
 
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10" + bytes(range(256)) * 4

@@ -93,12 +93,12 @@ def test_a_merged_passage_numbers_its_snippet_from_the_main_symbol(tmp_path):
         idx.update(embed=False)
         response = idx.search("header value split", mode="keyword")
     top = response.results[0]
-    assert (top.name, top.nearby, top.start_line, top.snippet_line) == ("parse_header_value", ["split_line"], 4, 4)
-    assert (top.passage_start_line, top.passage_end_line) == (1, 5)  # the merged passage starts at split_line
+    assert (top.name, top.nearby, top.start_line, top.snippet_line) == ("parse_header_value", ["split_line"], 1, 4)
     assert top.snippet.startswith("def parse_header_value") and top.to_dict()["snippet_line"] == 4
     console = Console(record=True, width=120)
     print_results(response, console)
     assert "4 def parse_header_value" in console.export_text()  # not numbered from the passage's line 1
-    block = search_block(1, top.to_dict())
+    block = search_block(1, top.to_dict())  # Location is the definition's, where the snippet starts
     assert "**Location:** m.py:4-5" in block and "**Passage:** lines 1-5 (with 1 nearby)" in block
+    assert "Snippet from" not in block
 

@@ -48,9 +48,11 @@ class Filters:
 class SearchResult:
     """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive.
 
-    ``start_line``-``end_line`` are the result's own definition (``qualified_name``'s lines), also when
-    ranking merged the definitions beside it into one passage (``nearby``): that passage's span is
-    ``passage_start_line``-``passage_end_line``, equal to the definition's lines when nothing was merged."""
+    ``start_line``-``end_line`` is the passage the result returns: its definition, widened over the
+    definitions beside it when ranking merged them into one passage (``nearby``); this is the range
+    ``search --json`` gives and the public benchmark scores. ``definition_start_line``-``definition_end_line``
+    is the result's own definition (``qualified_name``'s lines), the location shown to a person or an agent
+    (the terminal, the page, MCP ``Location:``); the two are equal when nothing was merged."""
 
     path: str
     start_line: int
@@ -64,9 +66,9 @@ class SearchResult:
     # The line the snippet's first line is on: the definition's (decorators above it skipped), or the line
     # setting the constant the query names.
     snippet_line: int = 0
-    # The span of the passage the result stands for: its definition merged with the adjacent ones (``nearby``).
-    passage_start_line: int = 0
-    passage_end_line: int = 0
+    # The lines of the result's own definition, inside the passage start_line-end_line (``nearby`` merged).
+    definition_start_line: int = 0
+    definition_end_line: int = 0
     signature: str = ""
     # The definition's doc in one line, where the snippet does not show it: a comment above the code
     # (Go, Java, Rust, JavaScript), or a docstring below the snippet's first lines.
@@ -344,8 +346,8 @@ def run_search(
         snippet, snippet_line = snippet_of(row.text, shown_from, row.text_start)
         results.append(
             SearchResult(
-                path=c.path, start_line=row.start_line, end_line=row.end_line, score=norm,
-                passage_start_line=c.start_line, passage_end_line=c.end_line,
+                path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
+                definition_start_line=row.start_line, definition_end_line=row.end_line,
                 name=name, qualified_name=qualified, nearby=list(c.merged_names),
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,
