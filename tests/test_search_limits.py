@@ -98,5 +98,7 @@ def test_a_merged_passage_numbers_its_snippet_from_the_main_symbol(tmp_path):
     console = Console(record=True, width=120)
     print_results(response, console)
     assert "4 def parse_header_value" in console.export_text()  # not numbered from the passage's line 1
-    assert "**Snippet from:** line 4" in search_block(1, top.to_dict())
+    block = search_block(1, top.to_dict())  # Location is the definition's, where the snippet starts
+    assert "**Location:** m.py:4-5" in block and "**Passage:** lines 1-5 (with 1 nearby)" in block
+    assert "Snippet from" not in block
 

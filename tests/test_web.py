@@ -88,6 +88,7 @@ def test_search_answers_with_results_and_refuses_bad_parameters(app):
     assert status == 200 and data["results"]
     hit = next(r for r in data["results"] if r["qualified_name"] == "SessionRedirectMixin.resolve_redirects")
     assert (hit["path"], hit["start_line"], hit["kind"]) == ("src/http/sessions.py", 8, "method")
+    assert hit["definition_start_line"] == 8  # the page links and highlights these (the passage may be wider)
     assert "snippet" in hit and "id" in hit
     status, data = get_json(app, "/api/search?q=cookie&lang=py&kind=class&path=src/")
     assert [r["qualified_name"] for r in data["results"]] == ["RequestsCookieJar"]

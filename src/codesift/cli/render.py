@@ -48,7 +48,8 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
             console.print(f"\n[bold cyan]{escape(r.path)}[/]")
             current = r.path
         console.print(
-            f"  [bold]{escape(r.title)}[/] [dim]{r.kind}[/]  {escape(r.path)}:{r.start_line}-{r.end_line}"
+            f"  [bold]{escape(r.title)}[/] [dim]{r.kind}[/]  "
+            f"{escape(r.path)}:{r.definition_start_line}-{r.definition_end_line}"  # its own lines, not the passage's
             f"  [green]{r.score:.2f} {r.label}[/]"
         )
         if r.doc:
@@ -58,7 +59,7 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
         if explain:
             console.print(f"    [dim]{escape(explain_line(r))}[/]")
         lexer = r.language if r.language not in {"text", "window"} else "text"
-        console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.snippet_line or r.start_line,
+        console.print(Syntax(r.snippet, lexer, line_numbers=True, start_line=r.snippet_line or r.definition_start_line,
                              theme="ansi_dark", background_color="default"), width=code_width)
 
 

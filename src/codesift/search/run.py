@@ -46,7 +46,13 @@ class Filters:
 
 @dataclass(slots=True)
 class SearchResult:
-    """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive."""
+    """One ranked hit. ``path`` is relative to the indexed root; lines are 1-based inclusive.
+
+    ``start_line``-``end_line`` is the passage the result returns: its definition, widened over the
+    definitions beside it when ranking merged them into one passage (``nearby``); this is the range
+    ``search --json`` gives and the public benchmark scores. ``definition_start_line``-``definition_end_line``
+    is the result's own definition (``qualified_name``'s lines), the location shown to a person or an agent
+    (the terminal, the page, MCP ``Location:``); the two are equal when nothing was merged."""
 
     path: str
     start_line: int
@@ -57,9 +63,12 @@ class SearchResult:
     kind: str
     language: str
     snippet: str
-    # The line the snippet's first line is on: a passage merged with the symbols around it starts above
-    # its main symbol, whose code the snippet shows.
+    # The line the snippet's first line is on: the definition's (decorators above it skipped), or the line
+    # setting the constant the query names.
     snippet_line: int = 0
+    # The lines of the result's own definition, inside the passage start_line-end_line (``nearby`` merged).
+    definition_start_line: int = 0
+    definition_end_line: int = 0
     signature: str = ""
     # The definition's doc in one line, where the snippet does not show it: a comment above the code
     # (Go, Java, Rust, JavaScript), or a docstring below the snippet's first lines.
@@ -338,6 +347,7 @@ def run_search(
         results.append(
             SearchResult(
                 path=c.path, start_line=c.start_line, end_line=c.end_line, score=norm,
+                definition_start_line=row.start_line, definition_end_line=row.end_line,
                 name=name, qualified_name=qualified, nearby=list(c.merged_names),
                 also_defined=list(c.also_defined),
                 kind=c.kind, language=c.language,

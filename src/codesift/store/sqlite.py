@@ -284,6 +284,12 @@ class MetaStore(ReadQueries):
     def skipped(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT path, reason FROM skipped").fetchall())
 
+    def skip_reason(self, path: str) -> str | None:
+        """Why the last update left the file ``path`` out (``binary``, ``too_large``…), None when it did not
+        list it (indexed, new since, or plainly ignored)."""
+        row = self.db.execute("SELECT reason FROM skipped WHERE path=?", (path,)).fetchone()
+        return str(row[0]) if row else None
+
     # -- chunks ---------------------------------------------------------------------------------
     def chunks_by_id(self, ids: Iterable[int], *, with_text: bool = True) -> dict[int, ChunkRecord]:
         """Chunk records (with the file's mtime) by id; ``with_text=False`` leaves the body out (as '')."""

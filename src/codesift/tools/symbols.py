@@ -100,7 +100,7 @@ def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30,
     files: dict[str, FileSummary] = {}
     for r in response.results:
         entry = files.setdefault(r.path, {"path": r.path, "score": r.score, "symbols": [], "description": ""})
-        entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.start_line}-{r.end_line})")
+        entry["symbols"].append(f"{r.qualified_name} ({r.kind}, {r.definition_start_line}-{r.definition_end_line})")
     ids = [r.chunk_id for r in response.results]
     rows = ws.store.chunks_by_id(ids)
     for r in response.results:

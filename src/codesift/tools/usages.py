@@ -252,6 +252,7 @@ def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str,
     result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; these are "
                       f"semantic guesses, not references")
     result["usages"] = [
-        {"path": r.path, "line": r.start_line, "kind": "guess", "qualifier": "", "enclosing": r.qualified_name,
-         "score": r.score} for r in response.results if (r.path, r.start_line) not in defined
+        {"path": r.path, "line": r.definition_start_line, "kind": "guess", "qualifier": "",
+         "enclosing": r.qualified_name, "score": r.score}
+        for r in response.results if (r.path, r.definition_start_line) not in defined
     ]

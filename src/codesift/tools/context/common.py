@@ -20,7 +20,27 @@ MAX_FILE_LINES = 2000  # a whole-file answer longer than this is cut, and says s
 
 
 class ContextError(CodesiftError, ValueError):
-    """The request cannot be answered (outside the root, missing file, unknown symbol); says why."""
+    """The request cannot be answered (outside the root, missing file, unknown symbol, a binary file or one the index
+    skipped); says why."""
+
+
+# Why a file is no source to read, by the skip reason discovery records (codesift.indexing.discover).
+SKIP_WORDS = {
+    "binary": "a binary file, not text",
+    "too_large": "over the max_file_size setting",
+    "lockfile": "a dependency lockfile",
+    "minified": "minified code",
+    "generated": "generated code",
+    "unreadable": "could not be read",
+    "not_regular": "not a regular file",
+}
+
+
+def not_indexed(rel: str, reason: str) -> ContextError:
+    """The refusal for a file the index leaves out: its path, the reason, and what that means."""
+    words = SKIP_WORDS.get(reason)
+    return ContextError(f"{rel} is not indexed: {reason}" + (f" ({words})" if words else "")
+                        + "; get_code_context reads only the text files the index holds")
 
 
 def safe_path(root: Path, path: str) -> tuple[Path, str]:

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 from codesift.text.source import content_hash, decode_source
 from codesift.languages import language_for
 from codesift.parse import extract_chunks
-from codesift.tools.context.common import (ContextError, answer_window, no_symbol, read_cached, safe_path,
-                                           symbol_info)
+from codesift.indexing.discover import SNIFF_BYTES, is_binary
+from codesift.tools.context.common import (ContextError, answer_window, no_symbol, not_indexed, read_cached,
+                                           safe_path, symbol_info)
 from codesift.tools.payloads import CodeContext, ContextSymbol
 from codesift.datatypes import NOT_DEFINITIONS, dotted
 
@@ -67,6 +68,9 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
     full, rel = safe_path(ws.root, file_path)
     loc = ws.sources.locate(rel) if ws.sources is not None else None
     source = None
+    skipped = None if ref else ws.store.skip_reason(rel)
+    if skipped is not None and (full.is_file() or loc is not None and loc.service is not None):
+        raise not_indexed(rel, skipped)  # binary, too large, a lockfile…: no source to read, however it reads
     if loc is not None and loc.service is not None:  # a configured service: its folder, or its git blob
         data, stale, source = _service_source(ws, loc, rel, ref)
     elif ref:
@@ -90,6 +94,8 @@ def get_code_context(ws: "Workspace", file_path: str, symbol_name: str | None = 
                 return stored_context(ws, rel, symbol_name, context_lines, start_line,
                                       "the file here differs from the indexed one")
             source = LIVE
+    if is_binary(data[:SNIFF_BYTES]):  # added since the last update, or at another revision
+        raise not_indexed(rel, "binary")
     text, _ = decode_source(data)
     lines = text.splitlines()
     start, end = 1, len(lines)

@@ -147,7 +147,8 @@ def read_call(item: Payload) -> str:
     path, name = item.get("path"), item.get("qualified_name") or item.get("name")
     if name and item.get("kind") not in NOT_DEFINITIONS:
         return f"get_code_context(file_path={path!r}, symbol_name={name!r})"
-    return f"get_code_context(file_path={path!r}, start_line={int(item.get('start_line') or item.get('line') or 1)})"
+    line = item.get("definition_start_line") or item.get("start_line") or item.get("line") or 1
+    return f"get_code_context(file_path={path!r}, start_line={int(line)})"
 
 
 

@@ -23,11 +23,19 @@ def _field(label: str, value: object) -> str:
     return f"**{label}:** {value}" if value not in (None, "", [], ()) else ""
 
 
+def location(item: Payload) -> tuple[object, object]:
+    """The lines to show as an item's Location: a search result's own definition (``definition_start_line``
+    -``definition_end_line``; its ``start_line``-``end_line`` is the passage it returns), else its lines."""
+    if item.get("definition_start_line"):
+        return item.get("definition_start_line"), item.get("definition_end_line")
+    return item.get("start_line"), item.get("end_line")
+
+
 def _symbol_lines(item: Payload) -> list[str]:
     """The per-definition fields shared by every list renderer (location, language, annotations…)."""
     decorators = item.get("decorators") or []
     return [
-        _field("Location", f"{item.get('path')}{line_span(item.get('start_line'), item.get('end_line'))}"),
+        _field("Location", f"{item.get('path')}{line_span(*location(item))}"),
         _field("Language", item.get("language")),
         _field("Annotations", " ".join(inline(d) for d in decorators)),
         _field("Route", item.get("route")),
@@ -78,10 +86,21 @@ def search_block(n: int, r: Payload) -> str:
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
     also = _field("Also defined", "; ".join(inline(a) for a in r.get("also_defined") or []))
     doc = _field("Doc", inline(r["doc"])) if r.get("doc") else ""
-    # A passage merged with its neighbours starts above the main symbol, whose code the snippet shows.
+    # The snippet starts on the definition's line (Location); a constant's, where the query names one, below it.
     first = r.get("snippet_line")
-    shown = _field("Snippet from", f"line {first}") if code and first and first != r.get("start_line") else ""
-    return _join([title, *_symbol_lines(r), doc, also, shown, code])
+    shown = _field("Snippet from", f"line {first}") if code and first and first != location(r)[0] else ""
+    return _join([title, *_symbol_lines(r), passage_line(r), doc, also, shown, code])
+
+
+def passage_line(r: Payload) -> str:
+    """``**Passage:** lines 226-290 (with 2 nearby)`` for a result merged with the definitions beside it: the
+    span its passage covers (``start_line``-``end_line``), wider than its own Location; nothing when the two
+    are the same."""
+    begin, end = r.get("start_line"), r.get("end_line")
+    if not begin or not end or (begin, end) == location(r):
+        return ""
+    nearby = len(r.get("nearby") or [])
+    return _field("Passage", f"lines {begin}-{end}" + (f" (with {nearby} nearby)" if nearby else ""))
 
 
 def render_search(payload: SearchPage, max_chars: int = DEFAULT_MAX_CHARS) -> Rendered:
