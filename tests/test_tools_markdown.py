@@ -288,3 +288,14 @@ def test_a_result_whose_snippet_hides_its_doc_shows_it_on_one_line():
     text = md.render_search(search([result(language="go", doc="Throttle limits requests in flight.")])).text
     assert "**Doc:** `Throttle limits requests in flight.`" in text
     assert "**Doc:**" not in md.render_search(search([result()])).text
+
+
+def test_a_definition_in_tests_says_so_over_mcp() -> None:
+    from codesift.tools.markdown import render_symbols
+
+    found = [{"path": "pkg/config.py", "name": "Config", "qualified_name": "Config", "kind": "class", "start_line": 1,
+              "end_line": 9, "match": "exact", "test": False},
+             {"path": "tests/test_config.py", "name": "Config", "qualified_name": "Config", "kind": "class",
+              "start_line": 3, "end_line": 5, "match": "exact", "test": True}]
+    text = render_symbols({"name": "Config", "offset": 0, "limit": 20, "total": 2, "results": found}).text
+    assert "(class) — exact match\n" in text and "(class) — exact match, in tests" in text

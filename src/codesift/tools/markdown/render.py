@@ -132,6 +132,8 @@ def render_search(payload: SearchPage, max_chars: int = DEFAULT_MAX_CHARS) -> Re
 def symbol_block(n: int, s: Payload, *, score_word: str = "score") -> str:
     """One definition without its body: heading, fields and the docstring's first paragraph."""
     how = f" — {s['match']} match" if s.get("match") else _score(s, score_word)
+    if s.get("test"):  # find_symbol lists a name's definitions in tests after the others
+        how += ", in tests"
     title = f"### {n}. {s.get('qualified_name') or s.get('name')} ({s.get('kind')}){how}"
     doc = " ".join(str(s.get("docstring") or "").split())
     return _join([title, *_symbol_lines(s), f"> {doc}" if doc else ""])
