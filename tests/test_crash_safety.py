@@ -307,9 +307,11 @@ def test_readers_never_block_and_a_second_writer_is_refused(tmp_path: Path) -> N
         refused = codesift("index", str(root), "-q", env=child_env(CS_LOCK_TIMEOUT=1), timeout=30)
         assert refused.returncode == 1
         lines = refused.stderr.strip().splitlines()
-        assert len(lines) == 1 and "Traceback" not in refused.stderr, refused.stderr
-        assert lines[0].startswith(f"codesift: another codesift process (pid {writer.pid}) is updating the index")
-        assert str(root / ".codesift") in lines[0]
+        # One line saying at once that it waits for the other writer, then the one-line refusal.
+        assert len(lines) == 2 and "Traceback" not in refused.stderr, refused.stderr
+        assert lines[0].startswith("codesift: waiting up to") and f"(pid {writer.pid})" in lines[0]
+        assert lines[1].startswith(f"codesift: another codesift process (pid {writer.pid}) is updating the index")
+        assert str(root / ".codesift") in lines[1]
         waiting = spawn("index", str(root), "--json", env=child_env())  # the default 10 s wait
         time.sleep(1.0)
         assert waiting.poll() is None, "a second `codesift index` neither waited nor failed"

@@ -117,7 +117,7 @@ def test_operators_are_plain_text(index: Index, query: str, mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("path", ODD_PATHS)
 def test_odd_path_filters(index: Index, indexed_paths: set[str], path: str, mode: str) -> None:
-    if path == "/etc/":  # an absolute path outside the root names nothing there: refused, saying so
+    if path in ("/etc/", "..", "../"):  # a path outside the root names nothing there: refused, saying so
         with pytest.raises(ValueError, match="outside the indexed root"):
             index.search("redirect", mode=mode, path=path, limit=LIMIT)
         return
