@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import string
 import sys
 from pathlib import Path
 
@@ -30,18 +32,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import 
 import common  # noqa: E402
 from common import hits  # noqa: E402
 
+from codesift.languages import is_test_path  # noqa: E402
 from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  # noqa: E402
 
 
-def collect(modes: list[str], with_devset: bool) -> list[dict]:
-    """One row per (query, mode, result): corpus, query id and kind, mode, score kind, score, position, whether
-    the query names it exactly, whether it is an answer."""
+# Everyday words no code library's text is likely to hold: the dictionary half of the nonsense queries.
+NONSENSE_WORDS = ("giraffe marmalade violin tulip walrus lighthouse porcupine cinnamon harpsichord avalanche "
+                  "buttercup flamingo gondola hedgehog kangaroo lagoon meadow nectarine octopus pelican quilt "
+                  "raspberry saxophone tambourine umbrella volcano waffle xylophone yodel zeppelin accordion "
+                  "badger cactus dolphin eggplant fjord gazebo hammock igloo jellyfish kiwi llama mango "
+                  "narwhal orchid pumpkin quokka rhubarb seahorse trombone unicorn vineyard wombat yak zucchini "
+                  "flibbertigibbet bamboozle gobbledygook snorkel crumpet pancake galoshes mitten scarecrow").split()
+
+
+def nonsense_queries(rng: random.Random, n: int) -> list[str]:
+    """``n`` queries that match nothing in a code library: half of random letter strings, half of two or
+    three everyday words (``giraffe marmalade violin``)."""
+    out = []
+    for i in range(n):
+        if i % 2:
+            out.append(" ".join(rng.sample(NONSENSE_WORDS, rng.choice([2, 3]))))
+        else:
+            out.append(" ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(5, 10)))
+                                for _ in range(rng.choice([1, 2, 3]))))
+    return out
+
+
+def collect(modes: list[str], with_devset: bool, nonsense: int = 0) -> list[dict]:
+    """One row per (query, mode, result): corpus, its language, query id, text and kind, mode, score kind,
+    score, position, whether the query names it exactly, whether it is an answer, the result's path, whether
+    it is a test file, and the response's evidence of a match (query terms, those some indexed text holds, the
+    nearest chunk's cosine). ``nonsense``: that many nonsense queries per corpus too (set ``nonsense``, never
+    answers)."""
+    langs = common.corpus_languages() | {c["name"]: c.get("language", "?") for c in common.devset_corpora()}
     sets = [("public", common.load_sets(["handwritten"], None)["handwritten"], common.open_index)]
     if with_devset:
         dev_open = common.devset_opener()
         sets += [("dev", common.load_devset_queries(None), dev_open),
                  ("short", common.load_devset_queries(None, "short"), dev_open),
                  ("terse", common.load_devset_queries(None, "terse"), dev_open)]
+    if nonsense:
+        rng = random.Random(44)
+        for _set, queries, opener in list(sets[:2]):
+            corpora = list(dict.fromkeys(q["corpus"] for q in queries))
+            sets.append(("nonsense", [{"corpus": c, "id": f"nonsense-{c}-{i}", "query": text, "targets": [],
+                                       "kind": "nonsense"}
+                                      for c in corpora for i, text in enumerate(nonsense_queries(rng, nonsense))],
+                         opener))
     rows: list[dict] = []
     for name, queries, opener in sets:
         indexes = {}
@@ -56,8 +93,16 @@ def collect(modes: list[str], with_devset: bool) -> list[dict]:
                     # HIGH from the exact name, not from the score
                     named = r.label == "HIGH" and label(r.score, r.score_kind) != "HIGH"
                     rows.append({"set": name, "corpus": ("short" if name == "short" else q["corpus"]), "id": q["id"],
+                                 "lang": langs.get(q["corpus"], "?"), "query": q["query"],
                                  "query_kind": q.get("kind", "nl"), "named": named, "mode": mode,
-                                 "kind": r.score_kind, "score": r.score, "position": pos, "answer": hit})
+                                 "kind": r.score_kind, "score": r.score, "position": pos, "answer": hit,
+                                 "path": r.path, "test": is_test_path(r.path), "terms": res.terms,
+                                 "held": res.held, "best_cosine": res.best_cosine})
+                if not res.results:
+                    rows.append({"set": name, "corpus": q["corpus"], "id": q["id"], "lang": langs.get(q["corpus"]),
+                                 "query": q["query"], "query_kind": q.get("kind", "nl"), "mode": mode,
+                                 "position": 0, "terms": res.terms, "held": res.held,
+                                 "best_cosine": res.best_cosine})
         for index in indexes.values():
             index.close()
     return rows
@@ -129,15 +174,18 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=["hybrid", "keyword", "semantic"],
                     choices=["hybrid", "keyword", "semantic"])
     ap.add_argument("--no-devset", action="store_true", help="the public hand-written set only")
+    ap.add_argument("--nonsense", type=int, default=0, metavar="N",
+                    help="also N nonsense queries per corpus (random letters, everyday words)")
     ap.add_argument("--cache", type=Path, help="read the results from this file if it exists, else write them there")
     common.add_record_flag(ap)
     args = ap.parse_args()
     if args.cache and args.cache.is_file():
         rows = json.loads(args.cache.read_text())
     else:
-        rows = collect(args.modes, not args.no_devset)
+        rows = collect(args.modes, not args.no_devset, args.nonsense)
         if args.cache:
             args.cache.write_text(json.dumps(rows))
+    rows = [r for r in rows if r["set"] != "nonsense" and r["position"]]  # the queries with answers
     kept: dict[str, float] = {}
     for mode in args.modes:
         kept |= label_table(rows, mode)

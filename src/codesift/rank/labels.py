@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["FLOORS", "PRECISION_TARGETS", "fit_floors", "label"]
+__all__ = ["FLOORS", "NOTHING_MATCHES", "PRECISION_TARGETS", "cap", "fit_floors", "label", "weak_match"]
 
 # The share of answers the least likely result of each label still reaches (WEAK: below LOW's).
 PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
@@ -43,6 +43,30 @@ def label(score: float, kind: str = "rrf", *, named: bool = False) -> str:
         if score >= floors.get(kind, floors["rrf"]):
             return name
     return "WEAK"
+
+
+ORDER = (*FLOORS, "WEAK")
+
+
+def cap(name: str, most: str) -> str:
+    """Label ``name`` lowered to ``most`` when it is better."""
+    return max(name, most, key=ORDER.index)
+
+
+# A query none of whose index terms any indexed text holds, and whose nearest chunk's cosine is below this, is
+# matched by nothing: its results are the dense model's nearest guesses. On the bench (bench/quality/labels.py
+# --nonsense 4: 144 queries of random letters or everyday words over 30 libraries), 143 nonsense queries hold
+# no term and their nearest chunk's cosine is at most 0.634 (median 0.43); every one of the 1,322 real
+# queries holds at least a third of its terms (nearest cosine 0.42–0.91, median 0.70).
+WEAK_COSINE = 0.65
+NOTHING_MATCHES = "nothing matches the query well"
+
+
+def weak_match(terms: int, held: int, best_cosine: float | None) -> bool:
+    """Whether nothing matches a query of ``terms`` index terms, ``held`` of them held by some indexed text,
+    whose nearest chunk has cosine ``best_cosine`` (None: no vector side): no term held, and no chunk close in
+    meaning either."""
+    return terms > 0 and held == 0 and (best_cosine is None or best_cosine < WEAK_COSINE)
 
 
 def fit_floors(pairs: Iterable[tuple[float, bool]], window: int = 200) -> dict[str, float]:
