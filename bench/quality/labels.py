@@ -33,7 +33,7 @@ import common  # noqa: E402
 from common import hits  # noqa: E402
 
 from codesift.languages import is_test_path  # noqa: E402
-from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  # noqa: E402
+from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label, weak_match  # noqa: E402
 
 
 # Everyday words no code library's text is likely to hold: the dictionary half of the nonsense queries.
@@ -143,6 +143,118 @@ def set_table(rows: list[dict], mode: str) -> None:
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 
+def language_table(rows: list[dict], mode: str) -> None:
+    """Each label's share of answers per language of the corpus: a label must mean the same in every one."""
+    sub = [r for r in rows if r["mode"] == mode]
+    print(f"\n{mode}: answers among each label's results, per language (results in brackets)\n")
+    print("| language | " + " | ".join([*FLOORS, "WEAK"]) + " |")
+    print("|---|" + "---|" * (len(FLOORS) + 1))
+    for lang in sorted({r.get("lang", "?") for r in sub}):
+        cells = []
+        for lab in [*FLOORS, "WEAK"]:
+            got = [r for r in sub if r.get("lang", "?") == lang
+                   and label(r["score"], r["kind"], named=r["named"]) == lab]
+            cells.append(f"{sum(r['answer'] for r in got) / len(got):.2f} ({len(got)})" if got else "- (0)")
+        print(f"| {lang} | " + " | ".join(cells) + " |")
+
+
+def position_table(rows: list[dict], mode: str) -> None:
+    """Each label's share of answers by the result's position, and per query by its best label whether an
+    answer is in its top 3 or top 10: what an agent should do when nothing is above a label."""
+    sub = [r for r in rows if r["mode"] == mode]
+    names = [*FLOORS, "WEAK"]
+    print(f"\n{mode}: answers among each label's results, by position (results in brackets)\n")
+    print("| position | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for title, lo, hi in (("1", 1, 1), ("2-3", 2, 3), ("4-10", 4, 10)):
+        cells = []
+        for lab in names:
+            got = [r for r in sub if lo <= r["position"] <= hi
+                   and label(r["score"], r["kind"], named=r["named"]) == lab]
+            cells.append(f"{sum(r['answer'] for r in got) / len(got):.2f} ({len(got)})" if got else "- (0)")
+        print(f"| {title} | " + " | ".join(cells) + " |")
+    queries: dict[tuple, list[dict]] = {}
+    for r in sub:
+        queries.setdefault((r["set"], r["corpus"], r["id"]), []).append(r)
+    print(f"\n{mode}: queries by their best label: an answer in the top 3 / top 10\n")
+    print("| best label | queries | top 3 | top 10 |")
+    print("|---|---|---|---|")
+    for lab in names:
+        got = [rs for rs in queries.values()
+               if min(names.index(label(r["score"], r["kind"], named=r["named"])) for r in rs) == names.index(lab)]
+        if got:
+            top3 = sum(any(r["answer"] for r in rs if r["position"] <= 3) for rs in got) / len(got)
+            top10 = sum(any(r["answer"] for r in rs) for rs in got) / len(got)
+            print(f"| {lab} | {len(got)} | {top3:.2f} | {top10:.2f} |")
+
+
+def held_out(of_kind: list[dict], corpora: list[str], group: str | None) -> dict[str, list[int]]:
+    """Leave one corpus out: per label, [results, answers] of the held-out corpora labelled with floors fitted
+    on the others (``group``: "lang", on the others of the held-out corpus's language only)."""
+    names = list(PRECISION_TARGETS)
+    out = {n: [0, 0] for n in [*names, "WEAK"]}
+    for held in corpora:
+        mine = [r for r in of_kind if r["corpus"] == held]
+        if not mine:
+            continue
+        train = [r for r in of_kind if r["corpus"] != held
+                 and (group is None or r.get(group) == mine[0].get(group))]
+        floors = fit_floors([(r["score"], r["answer"]) for r in train])
+        for r in mine:
+            name = next((n for n in names if r["score"] >= floors[n]), "WEAK")
+            out[name][0] += 1
+            out[name][1] += r["answer"]
+    return out
+
+
+def language_loco_table(rows: list[dict], mode: str) -> None:
+    """Held-out precision per language with global floors (fitted on every other corpus) and with per-language
+    floors (fitted on the other corpora of the same language): per-language floors only if they come closer
+    to the targets."""
+    sub = [r for r in rows if r["mode"] == mode and not r["named"] and r["kind"] == "rrf"]
+    corpora = sorted({r["corpus"] for r in sub})
+    names = [*PRECISION_TARGETS, "WEAK"]
+    print(f"\n{mode}: leave one corpus out per language, global floors / per-language floors (results)\n")
+    print("| language | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    glob = held_out(sub, corpora, None)
+    per = held_out(sub, corpora, "lang")
+    for lang in [*sorted({r.get("lang", "?") for r in sub}), "all"]:
+        of_lang = [c for c in corpora if lang == "all" or any(r["corpus"] == c and r.get("lang") == lang for r in sub)]
+        g = held_out(sub, of_lang, None) if lang != "all" else glob
+        p_ = held_out([r for r in sub if lang == "all" or r.get("lang") == lang], of_lang, "lang") \
+            if lang != "all" else per
+        cells = [f"{g[n][1] / g[n][0]:.2f} / {p_[n][1] / p_[n][0]:.2f} ({g[n][0]} / {p_[n][0]})"
+                 if g[n][0] and p_[n][0] else f"{g[n][1] / max(1, g[n][0]):.2f} / - ({g[n][0]} / {p_[n][0]})"
+                 for n in names]
+        print(f"| {lang} | " + " | ".join(cells) + " |")
+
+
+def nonsense_table(rows: list[dict], mode: str) -> None:
+    """The nonsense queries' results: their labels by score alone, and whether search.notes' rule (no query term
+    held, nearest chunk far: rank.labels.weak_match) catches each query; the real queries it would catch."""
+    sub = [r for r in rows if r["mode"] == mode]
+    queries: dict[tuple, dict] = {}
+    for r in sub:
+        queries.setdefault((r["set"], r["corpus"], r["id"]), r)
+    non = [r for k, r in queries.items() if k[0] == "nonsense"]
+    real = [r for k, r in queries.items() if k[0] != "nonsense"]
+    if not non:
+        return
+    caught = sum(weak_match(r["terms"], r["held"], r["best_cosine"]) for r in non)
+    false = sum(weak_match(r["terms"], r["held"], r["best_cosine"]) for r in real)
+    cos = sorted(r["best_cosine"] for r in non if r["best_cosine"] is not None)
+    rcos = sorted(r["best_cosine"] for r in real if r["best_cosine"] is not None)
+    print(f"\n{mode}: {len(non)} nonsense queries, {caught} say nothing matches; {false} of {len(real)} real ones do")
+    if cos and rcos:
+        print(f"nearest chunk's cosine: nonsense median {cos[len(cos) // 2]:.3f}, max {cos[-1]:.3f}; real min "
+              f"{rcos[0]:.3f}, median {rcos[len(rcos) // 2]:.3f}")
+    print(f"query terms some indexed text holds: nonsense none in {sum(r['held'] == 0 for r in non)}; real, the "
+          f"smallest share {min(r['held'] / r['terms'] for r in real if r['terms']):.2f}")
+    by_score = [label(r["score"], r["kind"]) for r in sub if r.get("set") == "nonsense" and r["position"]]
+    print("nonsense results by score alone: " + ", ".join(f"{n} {by_score.count(n)}" for n in [*FLOORS, "WEAK"]))
+
+
 def loco_table(rows: list[dict], mode: str) -> None:
     sub = [r for r in rows if r["mode"] == mode]
     kinds = sorted({r["kind"] for r in sub})
@@ -185,11 +297,16 @@ def main() -> None:
         rows = collect(args.modes, not args.no_devset, args.nonsense)
         if args.cache:
             args.cache.write_text(json.dumps(rows))
+    for mode in args.modes:
+        nonsense_table(rows, mode)
     rows = [r for r in rows if r["set"] != "nonsense" and r["position"]]  # the queries with answers
     kept: dict[str, float] = {}
     for mode in args.modes:
         kept |= label_table(rows, mode)
         set_table(rows, mode)
+        position_table(rows, mode)
+        language_table(rows, mode)
+        language_loco_table(rows, mode)
         loco_table(rows, mode)
     common.record(__file__, args, kept)
 
