@@ -86,3 +86,16 @@ def test_a_test_result_is_high_when_the_query_asks_for_tests_or_spells_its_name(
     res = throttle_index.search("throttle test helper", limit=5)
     first = res.results[0]
     assert first.path == "tests/helpers.py" and first.label != "WEAK"
+
+
+def test_the_agent_instructions_say_what_the_labels_mean():
+    """bench/quality/labels.py: a query whose best label is FAIR or LOW still has an answer in its top 3 about
+    3 times in 4, so the instructions must not send the agent to search again on the labels alone."""
+    from codesift.init.instructions import GUIDE
+    from codesift.server.text import INSTRUCTIONS
+
+    for text in (GUIDE, INSTRUCTIONS):
+        flat = " ".join(text.split())
+        assert "With nothing above FAIR, search again" not in flat
+        assert "top 3" in flat and "nothing matches the query well" in flat
+        assert "even when LOW" in flat
