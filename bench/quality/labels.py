@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import string
 import sys
 from pathlib import Path
 
@@ -30,18 +32,53 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # bench/: `import 
 import common  # noqa: E402
 from common import hits  # noqa: E402
 
-from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label  # noqa: E402
+from codesift.languages import is_test_path  # noqa: E402
+from codesift.rank.labels import FLOORS, PRECISION_TARGETS, fit_floors, label, weak_match  # noqa: E402
 
 
-def collect(modes: list[str], with_devset: bool) -> list[dict]:
-    """One row per (query, mode, result): corpus, query id and kind, mode, score kind, score, position, whether
-    the query names it exactly, whether it is an answer."""
+# Everyday words no code library's text is likely to hold: the dictionary half of the nonsense queries.
+NONSENSE_WORDS = ("giraffe marmalade violin tulip walrus lighthouse porcupine cinnamon harpsichord avalanche "
+                  "buttercup flamingo gondola hedgehog kangaroo lagoon meadow nectarine octopus pelican quilt "
+                  "raspberry saxophone tambourine umbrella volcano waffle xylophone yodel zeppelin accordion "
+                  "badger cactus dolphin eggplant fjord gazebo hammock igloo jellyfish kiwi llama mango "
+                  "narwhal orchid pumpkin quokka rhubarb seahorse trombone unicorn vineyard wombat yak zucchini "
+                  "flibbertigibbet bamboozle gobbledygook snorkel crumpet pancake galoshes mitten scarecrow").split()
+
+
+def nonsense_queries(rng: random.Random, n: int) -> list[str]:
+    """``n`` queries that match nothing in a code library: half of random letter strings, half of two or
+    three everyday words (``giraffe marmalade violin``)."""
+    out = []
+    for i in range(n):
+        if i % 2:
+            out.append(" ".join(rng.sample(NONSENSE_WORDS, rng.choice([2, 3]))))
+        else:
+            out.append(" ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(5, 10)))
+                                for _ in range(rng.choice([1, 2, 3]))))
+    return out
+
+
+def collect(modes: list[str], with_devset: bool, nonsense: int = 0) -> list[dict]:
+    """One row per (query, mode, result): corpus, its language, query id, text and kind, mode, score kind,
+    score, position, whether the query names it exactly, whether it is an answer, the result's path, whether
+    it is a test file, and the response's evidence of a match (query terms, those some indexed text holds, the
+    nearest chunk's cosine). ``nonsense``: that many nonsense queries per corpus too (set ``nonsense``, never
+    answers)."""
+    langs = common.corpus_languages() | {c["name"]: c.get("language", "?") for c in common.devset_corpora()}
     sets = [("public", common.load_sets(["handwritten"], None)["handwritten"], common.open_index)]
     if with_devset:
         dev_open = common.devset_opener()
         sets += [("dev", common.load_devset_queries(None), dev_open),
                  ("short", common.load_devset_queries(None, "short"), dev_open),
                  ("terse", common.load_devset_queries(None, "terse"), dev_open)]
+    if nonsense:
+        rng = random.Random(44)
+        for _set, queries, opener in list(sets[:2]):
+            corpora = list(dict.fromkeys(q["corpus"] for q in queries))
+            sets.append(("nonsense", [{"corpus": c, "id": f"nonsense-{c}-{i}", "query": text, "targets": [],
+                                       "kind": "nonsense"}
+                                      for c in corpora for i, text in enumerate(nonsense_queries(rng, nonsense))],
+                         opener))
     rows: list[dict] = []
     for name, queries, opener in sets:
         indexes = {}
@@ -56,8 +93,16 @@ def collect(modes: list[str], with_devset: bool) -> list[dict]:
                     # HIGH from the exact name, not from the score
                     named = r.label == "HIGH" and label(r.score, r.score_kind) != "HIGH"
                     rows.append({"set": name, "corpus": ("short" if name == "short" else q["corpus"]), "id": q["id"],
+                                 "lang": langs.get(q["corpus"], "?"), "query": q["query"],
                                  "query_kind": q.get("kind", "nl"), "named": named, "mode": mode,
-                                 "kind": r.score_kind, "score": r.score, "position": pos, "answer": hit})
+                                 "kind": r.score_kind, "score": r.score, "position": pos, "answer": hit,
+                                 "path": r.path, "test": is_test_path(r.path), "terms": res.terms,
+                                 "held": res.held, "best_cosine": res.best_cosine})
+                if not res.results:
+                    rows.append({"set": name, "corpus": q["corpus"], "id": q["id"], "lang": langs.get(q["corpus"]),
+                                 "query": q["query"], "query_kind": q.get("kind", "nl"), "mode": mode,
+                                 "position": 0, "terms": res.terms, "held": res.held,
+                                 "best_cosine": res.best_cosine})
         for index in indexes.values():
             index.close()
     return rows
@@ -98,6 +143,118 @@ def set_table(rows: list[dict], mode: str) -> None:
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 
+def language_table(rows: list[dict], mode: str) -> None:
+    """Each label's share of answers per language of the corpus: a label must mean the same in every one."""
+    sub = [r for r in rows if r["mode"] == mode]
+    print(f"\n{mode}: answers among each label's results, per language (results in brackets)\n")
+    print("| language | " + " | ".join([*FLOORS, "WEAK"]) + " |")
+    print("|---|" + "---|" * (len(FLOORS) + 1))
+    for lang in sorted({r.get("lang", "?") for r in sub}):
+        cells = []
+        for lab in [*FLOORS, "WEAK"]:
+            got = [r for r in sub if r.get("lang", "?") == lang
+                   and label(r["score"], r["kind"], named=r["named"]) == lab]
+            cells.append(f"{sum(r['answer'] for r in got) / len(got):.2f} ({len(got)})" if got else "- (0)")
+        print(f"| {lang} | " + " | ".join(cells) + " |")
+
+
+def position_table(rows: list[dict], mode: str) -> None:
+    """Each label's share of answers by the result's position, and per query by its best label whether an
+    answer is in its top 3 or top 10: what an agent should do when nothing is above a label."""
+    sub = [r for r in rows if r["mode"] == mode]
+    names = [*FLOORS, "WEAK"]
+    print(f"\n{mode}: answers among each label's results, by position (results in brackets)\n")
+    print("| position | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for title, lo, hi in (("1", 1, 1), ("2-3", 2, 3), ("4-10", 4, 10)):
+        cells = []
+        for lab in names:
+            got = [r for r in sub if lo <= r["position"] <= hi
+                   and label(r["score"], r["kind"], named=r["named"]) == lab]
+            cells.append(f"{sum(r['answer'] for r in got) / len(got):.2f} ({len(got)})" if got else "- (0)")
+        print(f"| {title} | " + " | ".join(cells) + " |")
+    queries: dict[tuple, list[dict]] = {}
+    for r in sub:
+        queries.setdefault((r["set"], r["corpus"], r["id"]), []).append(r)
+    print(f"\n{mode}: queries by their best label: an answer in the top 3 / top 10\n")
+    print("| best label | queries | top 3 | top 10 |")
+    print("|---|---|---|---|")
+    for lab in names:
+        got = [rs for rs in queries.values()
+               if min(names.index(label(r["score"], r["kind"], named=r["named"])) for r in rs) == names.index(lab)]
+        if got:
+            top3 = sum(any(r["answer"] for r in rs if r["position"] <= 3) for rs in got) / len(got)
+            top10 = sum(any(r["answer"] for r in rs) for rs in got) / len(got)
+            print(f"| {lab} | {len(got)} | {top3:.2f} | {top10:.2f} |")
+
+
+def held_out(of_kind: list[dict], corpora: list[str], group: str | None) -> dict[str, list[int]]:
+    """Leave one corpus out: per label, [results, answers] of the held-out corpora labelled with floors fitted
+    on the others (``group``: "lang", on the others of the held-out corpus's language only)."""
+    names = list(PRECISION_TARGETS)
+    out = {n: [0, 0] for n in [*names, "WEAK"]}
+    for held in corpora:
+        mine = [r for r in of_kind if r["corpus"] == held]
+        if not mine:
+            continue
+        train = [r for r in of_kind if r["corpus"] != held
+                 and (group is None or r.get(group) == mine[0].get(group))]
+        floors = fit_floors([(r["score"], r["answer"]) for r in train])
+        for r in mine:
+            name = next((n for n in names if r["score"] >= floors[n]), "WEAK")
+            out[name][0] += 1
+            out[name][1] += r["answer"]
+    return out
+
+
+def language_loco_table(rows: list[dict], mode: str) -> None:
+    """Held-out precision per language with global floors (fitted on every other corpus) and with per-language
+    floors (fitted on the other corpora of the same language): per-language floors only if they come closer
+    to the targets."""
+    sub = [r for r in rows if r["mode"] == mode and not r["named"] and r["kind"] == "rrf"]
+    corpora = sorted({r["corpus"] for r in sub})
+    names = [*PRECISION_TARGETS, "WEAK"]
+    print(f"\n{mode}: leave one corpus out per language, global floors / per-language floors (results)\n")
+    print("| language | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    glob = held_out(sub, corpora, None)
+    per = held_out(sub, corpora, "lang")
+    for lang in [*sorted({r.get("lang", "?") for r in sub}), "all"]:
+        of_lang = [c for c in corpora if lang == "all" or any(r["corpus"] == c and r.get("lang") == lang for r in sub)]
+        g = held_out(sub, of_lang, None) if lang != "all" else glob
+        p_ = held_out([r for r in sub if lang == "all" or r.get("lang") == lang], of_lang, "lang") \
+            if lang != "all" else per
+        cells = [f"{g[n][1] / g[n][0]:.2f} / {p_[n][1] / p_[n][0]:.2f} ({g[n][0]} / {p_[n][0]})"
+                 if g[n][0] and p_[n][0] else f"{g[n][1] / max(1, g[n][0]):.2f} / - ({g[n][0]} / {p_[n][0]})"
+                 for n in names]
+        print(f"| {lang} | " + " | ".join(cells) + " |")
+
+
+def nonsense_table(rows: list[dict], mode: str) -> None:
+    """The nonsense queries' results: their labels by score alone, and whether search.notes' rule (no query term
+    held, nearest chunk far: rank.labels.weak_match) catches each query; the real queries it would catch."""
+    sub = [r for r in rows if r["mode"] == mode]
+    queries: dict[tuple, dict] = {}
+    for r in sub:
+        queries.setdefault((r["set"], r["corpus"], r["id"]), r)
+    non = [r for k, r in queries.items() if k[0] == "nonsense"]
+    real = [r for k, r in queries.items() if k[0] != "nonsense"]
+    if not non:
+        return
+    caught = sum(weak_match(r["terms"], r["held"], r["best_cosine"]) for r in non)
+    false = sum(weak_match(r["terms"], r["held"], r["best_cosine"]) for r in real)
+    cos = sorted(r["best_cosine"] for r in non if r["best_cosine"] is not None)
+    rcos = sorted(r["best_cosine"] for r in real if r["best_cosine"] is not None)
+    print(f"\n{mode}: {len(non)} nonsense queries, {caught} say nothing matches; {false} of {len(real)} real ones do")
+    if cos and rcos:
+        print(f"nearest chunk's cosine: nonsense median {cos[len(cos) // 2]:.3f}, max {cos[-1]:.3f}; real min "
+              f"{rcos[0]:.3f}, median {rcos[len(rcos) // 2]:.3f}")
+    print(f"query terms some indexed text holds: nonsense none in {sum(r['held'] == 0 for r in non)}; real, the "
+          f"smallest share {min(r['held'] / r['terms'] for r in real if r['terms']):.2f}")
+    by_score = [label(r["score"], r["kind"]) for r in sub if r.get("set") == "nonsense" and r["position"]]
+    print("nonsense results by score alone: " + ", ".join(f"{n} {by_score.count(n)}" for n in [*FLOORS, "WEAK"]))
+
+
 def loco_table(rows: list[dict], mode: str) -> None:
     sub = [r for r in rows if r["mode"] == mode]
     kinds = sorted({r["kind"] for r in sub})
@@ -129,19 +286,27 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=["hybrid", "keyword", "semantic"],
                     choices=["hybrid", "keyword", "semantic"])
     ap.add_argument("--no-devset", action="store_true", help="the public hand-written set only")
+    ap.add_argument("--nonsense", type=int, default=0, metavar="N",
+                    help="also N nonsense queries per corpus (random letters, everyday words)")
     ap.add_argument("--cache", type=Path, help="read the results from this file if it exists, else write them there")
     common.add_record_flag(ap)
     args = ap.parse_args()
     if args.cache and args.cache.is_file():
         rows = json.loads(args.cache.read_text())
     else:
-        rows = collect(args.modes, not args.no_devset)
+        rows = collect(args.modes, not args.no_devset, args.nonsense)
         if args.cache:
             args.cache.write_text(json.dumps(rows))
+    for mode in args.modes:
+        nonsense_table(rows, mode)
+    rows = [r for r in rows if r["set"] != "nonsense" and r["position"]]  # the queries with answers
     kept: dict[str, float] = {}
     for mode in args.modes:
         kept |= label_table(rows, mode)
         set_table(rows, mode)
+        position_table(rows, mode)
+        language_table(rows, mode)
+        language_loco_table(rows, mode)
         loco_table(rows, mode)
     common.record(__file__, args, kept)
 

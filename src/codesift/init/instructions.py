@@ -50,8 +50,11 @@ reading whole files, to `grep`/`rg`/`find` in a shell and to listing folders:
 | make every tool see many files you just changed (branch switch, generated code) | `reindex` (`full=true` re-parses every file) | running `codesift index` in a shell |
 
 - Every answer ends with the next useful call; a long one names the `offset` (or `start_line`) of the next page.
-- A search result's label says how likely it is the answer: HIGH about 4 times in 5, GOOD about 2 in 5, FAIR
-  1 in 5. With nothing above FAIR, search again in the code's own words, or `grep_code` a name you know.
+- A search result's label says how often results like it are the answer: HIGH about 4 times in 5, GOOD 1 in 2,
+  FAIR 1 in 6, LOW 1 in 14, WEAK rarely. The first result is the answer more often than its label says (about
+  half the time even when LOW), and when the best label is FAIR or LOW one of the top 3 is still the answer
+  about 3 times in 4: read them before searching again. Search again in the code's own words, or `grep_code` a
+  name you know, when they are not it, or at once when the notes say nothing matches the query well.
 - When several definitions share a name, pass `Type.name` to `find_usages`, `callers`, `callees` and `impact`.
 - Open a file directly when you are about to edit it, or when codesift does not index it (`index_status`).
 - Without the MCP server the same tools are commands: `codesift search "…"`, `codesift symbol NAME`,

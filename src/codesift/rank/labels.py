@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["FLOORS", "PRECISION_TARGETS", "fit_floors", "label"]
+__all__ = ["FLOORS", "NOTHING_MATCHES", "PRECISION_TARGETS", "cap", "fit_floors", "label", "weak_match"]
 
 # The share of answers the least likely result of each label still reaches (WEAK: below LOW's).
 PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
@@ -19,7 +19,13 @@ PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
 # The lowest normalised score of each label, per score kind: ``fit_floors`` over bench/quality/labels.py's results
 # (those the query names exactly left out: they are HIGH anyway). Held out one corpus at a time, each fold fits
 # floors within 0.01 of these, and hybrid ("rrf") results labelled HIGH / GOOD / FAIR / LOW are answers
-# 80 / 43 / 17 / 9 % of the time. No band of keyword-only or semantic-only results is right three times in four
+# 80 / 43 / 17 / 9 % of the time. Re-measured at parser version 23 (1,322 queries over 30 libraries in twelve
+# languages): 81 / 45 / 16 / 7 % (WEAK 2 %), 87 / 51 / 19 / 7 % held out. Per-language floors, fitted on the
+# other corpora of the held-out one's language, do no better (85 / 54 / 15 / 6 %, and none at all for the
+# languages of one corpus), so the floors are the same for every language. A label is the share of answers
+# among all the results it marks; the first result is the answer more often than its label says (first and
+# HIGH / GOOD / FAIR / LOW / WEAK: 89 / 67 / 57 / 48 / 52 %), which the agent instructions (server/text.py,
+# init/instructions.py) say. No band of keyword-only or semantic-only results is right three times in four
 # (even their rank-1 results: 67 % and 60 %), so those are never HIGH. The labels these replace (0.70 / 0.50 /
 # 0.35 / 0.20 for every kind) put 55 % of hybrid results and 78 % of keyword-only ones under HIGH, of which
 # 19 % and 13 % were answers.
@@ -43,6 +49,30 @@ def label(score: float, kind: str = "rrf", *, named: bool = False) -> str:
         if score >= floors.get(kind, floors["rrf"]):
             return name
     return "WEAK"
+
+
+ORDER = (*FLOORS, "WEAK")
+
+
+def cap(name: str, most: str) -> str:
+    """Label ``name`` lowered to ``most`` when it is better."""
+    return max(name, most, key=ORDER.index)
+
+
+# A query none of whose index terms any indexed text holds, and whose nearest chunk's cosine is below this, is
+# matched by nothing: its results are the dense model's nearest guesses. On the bench (bench/quality/labels.py
+# --nonsense 4: 144 queries of random letters or everyday words over 30 libraries), 143 nonsense queries hold
+# no term and their nearest chunk's cosine is at most 0.634 (median 0.43); every one of the 1,322 real
+# queries holds at least a third of its terms (nearest cosine 0.42–0.91, median 0.70).
+WEAK_COSINE = 0.65
+NOTHING_MATCHES = "nothing matches the query well"
+
+
+def weak_match(terms: int, held: int, best_cosine: float | None) -> bool:
+    """Whether nothing matches a query of ``terms`` index terms, ``held`` of them held by some indexed text,
+    whose nearest chunk has cosine ``best_cosine`` (None: no vector side): no term held, and no chunk close in
+    meaning either."""
+    return terms > 0 and held == 0 and (best_cosine is None or best_cosine < WEAK_COSINE)
 
 
 def fit_floors(pairs: Iterable[tuple[float, bool]], window: int = 200) -> dict[str, float]:

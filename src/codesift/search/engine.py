@@ -19,6 +19,7 @@ from codesift.query.expand import Expander
 from codesift.query.parsed import ParsedQuery
 from codesift.query.synonyms import synonyms
 from codesift.query.translate import translations
+from codesift.rank.labels import NOTHING_MATCHES, cap, weak_match
 from codesift.rank.learned import RankerUnavailable, load_trees
 from codesift.search.coverage import share
 from codesift.search.dense import DenseSide
@@ -101,6 +102,15 @@ class SearchEngine:
                 VectorRetriever(vectors, self.store) if vectors is not None else None)
             retrievers = (KeywordRetriever.for_params(keyword, params), vector_retriever)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
+        response.best_cosine = params.best_cosine
+        if keyword is not None:
+            response.terms, response.held = keyword.held_terms(query.text)
+        if weak_match(response.terms, response.held, response.best_cosine):
+            closest = " and the closest code is only loosely similar" if response.best_cosine is not None else ""
+            response.notes.append(f"{NOTHING_MATCHES}: no indexed text holds any of its words{closest}; the "
+                                  "results are guesses (WEAK); search in the code's own words or grep_code a name")
+            for r in response.results:
+                r.label = cap(r.label, "WEAK")
         if failed:
             self.dense.error = failed[0]
             self.keyword_only(response)

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from codesift.datatypes import NOT_DEFINITIONS
+from codesift.languages import is_test_path
 from codesift.search.fusion import ranked, rrf
 from codesift.rank import Candidate, RankSettings, rank
-from codesift.rank.boosts import is_prose
+from codesift.rank.boosts import is_prose, query_wants_tests
 from codesift.rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
-from codesift.rank.labels import label
+from codesift.rank.labels import cap, label
 from codesift.rank.learned import DEPTH, RerankRow, Trees, rerank
 from codesift.query.parsed import ParsedQuery
-from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name
+from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, looks_like_identifier
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import MetaStore
 
@@ -111,6 +112,11 @@ class SearchResponse:
     embedding_status: str = "ok"  # ok | keyword_only
     coverage: float = 1.0  # share of chunks with a vector
     notes: list[str] = field(default_factory=list)
+    # What says whether anything matches the query well (search.notes.weak_match): the query's index terms,
+    # how many of them some indexed text holds, and the raw cosine of the nearest chunk (None: no vector side).
+    terms: int = 0
+    held: int = 0
+    best_cosine: float | None = None
 
 
 DOC_CHARS = 200
@@ -181,6 +187,7 @@ class SearchParams:
     declared: frozenset[tuple[str, int]] = frozenset()  # (path, line) setting the constant the query names
     declared_name: str = ""  # that constant's name
     reranker: Trees | None = None  # the learned re-ranker (rank.learned), None: the pipeline's order stands
+    best_cosine: float | None = None  # set by run_search: the raw cosine of the nearest chunk (None: no vector side)
 
 
 POOL_BASE = 50  # the pool is sized for this many results whatever the limit below it
@@ -243,6 +250,17 @@ def learned_order(cands: list[Candidate], rows: dict[int, ChunkRecord], best: fl
     return rerank(head, inputs, query, trees) + [c for c in cands if id(c) not in moved]
 
 
+def result_label(c: Candidate, norm: float, score_kind: str, query: ParsedQuery) -> str:
+    """``c``'s label (rank.labels). A test file's result, unless the query asks for tests, is never HIGH by its
+    name alone: a plain word (``throttle``) names a test helper as exactly as the code under test, so only a
+    name spelt as one (``test_throttle``, ``RateLimiter.throttle``) counts; and it is GOOD at best (on the
+    bench no test result of a query not asking for tests is an answer)."""
+    if not is_test_path(c.path) or query_wants_tests(query.text):
+        return label(norm, score_kind, named=c.named)
+    spelt = c.named and any(looks_like_identifier(i) for i in query.identifiers)
+    return label(norm, score_kind, named=True) if spelt else cap(label(norm, score_kind), "GOOD")
+
+
 def run_search(
     store: MetaStore,
     keyword: Retriever,
@@ -281,6 +299,7 @@ def run_search(
         query_vector = query_vector()
     if searched is not None and query_vector is not None:
         vec_hits = searched.search(query_vector, fetch, filters)
+        params.best_cosine = max((cos for _, cos in vec_hits), default=None)
         rows.update(store.chunks_by_id(cid for cid, _ in vec_hits if cid not in rows))
         if params.rank.short_vector_penalty > 0 or params.rank.prose_vector_penalty > 0:
             vec_hits = penalise_short(vec_hits, rows, params.rank.short_vector_penalty,
@@ -354,7 +373,7 @@ def run_search(
                 snippet=snippet, snippet_line=snippet_line,
                 signature=row.signature, doc=doc_line(row.docstring, snippet), chunk_id=c.chunk_id,
                 keyword_rank=c.keyword_rank,
-                vector_rank=c.vector_rank, score_kind=score_kind, label=label(norm, score_kind, named=c.named),
+                vector_rank=c.vector_rank, score_kind=score_kind, label=result_label(c, norm, score_kind, query),
                 decorators=list(row.decorators), route=row.route or None,
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )

@@ -24,6 +24,10 @@ and reading whole files:
   paths, after `codesift index --history`), then get_commit(sha) for the message, files and diff;
 - index_status when results look incomplete; reindex after changing many files at once (a branch switch,
   generated code) so that every tool sees them.
+Result labels say how often results like them are the answer: HIGH about 4 in 5, GOOD 1 in 2, FAIR 1 in 6,
+LOW 1 in 14, WEAK rarely; the first result is the answer about half the time even when LOW, and with the best
+label FAIR or LOW one of the top 3 still is about 3 times in 4: read them before searching again, unless the
+notes say nothing matches the query well.
 Prompts: service_overview (path= a folder) and system_design start an overview of the code from the index.
 Read a file in full only when you are about to edit it."""
 

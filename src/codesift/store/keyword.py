@@ -218,6 +218,12 @@ class KeywordIndex:
         searcher = self.index.searcher()
         return any(searcher.doc_freq(f, t) for t in tokenize(text) for f in TEXT_FIELDS)
 
+    def held_terms(self, text: str) -> tuple[int, int]:
+        """The distinct index terms of ``text`` and how many of them some indexed chunk holds in a text field."""
+        searcher = self.index.searcher()
+        terms = set(tokenize(text))
+        return len(terms), sum(any(searcher.doc_freq(f, t) for f in TEXT_FIELDS) for t in terms)
+
     def num_docs(self) -> int:
         self.index.reload()
         return self.index.searcher().num_docs
