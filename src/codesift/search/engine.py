@@ -104,7 +104,7 @@ class SearchEngine:
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
         response.best_cosine = params.best_cosine
         if keyword is not None:
-            response.terms, response.held = keyword.held_terms(query.text)
+            response.terms, response.held = keyword.held_terms(query.terms)
         if weak_match(response.terms, response.held, response.best_cosine):
             closest = " and the closest code is only loosely similar" if response.best_cosine is not None else ""
             response.notes.append(f"{NOTHING_MATCHES}: no indexed text holds any of its words{closest}; the "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -218,11 +218,12 @@ class KeywordIndex:
         searcher = self.index.searcher()
         return any(searcher.doc_freq(f, t) for t in tokenize(text) for f in TEXT_FIELDS)
 
-    def held_terms(self, text: str) -> tuple[int, int]:
-        """The distinct index terms of ``text`` and how many of them some indexed chunk holds in a text field."""
+    def held_terms(self, terms: Iterable[str]) -> tuple[int, int]:
+        """How many distinct index ``terms`` there are (a query's, already tokenized), and how many of them some
+        indexed chunk holds in a text field."""
         searcher = self.index.searcher()
-        terms = set(tokenize(text))
-        return len(terms), sum(any(searcher.doc_freq(f, t) for f in TEXT_FIELDS) for t in terms)
+        distinct = set(terms)
+        return len(distinct), sum(any(searcher.doc_freq(f, t) for f in TEXT_FIELDS) for t in distinct)
 
     def num_docs(self) -> int:
         self.index.reload()
