@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from codesift.rank.labels import NOTHING_MATCHES, cap, weak_match
-from tests.conftest import FILES, write_repo
+from conftest import FILES, write_repo
 
 NONSENSE = "zzqqxx flibbertigibbet"
 
