@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -88,8 +89,15 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         sys.exit(130)
     except IndexBusy as exc:
         fail(str(exc), 1)
-    except CodesiftError as exc:  # a service that cannot be read (missing folder, unknown ref, no git)
-        fail(str(exc))
+    except CodesiftError as exc:  # a service that cannot be read (missing folder, unknown ref, no git), a failed
+        fail(str(exc))            # write (disk full, the index folder removed under the run: IndexWriteError)
+    except (OSError, sqlite3.Error) as exc:  # a write past the indexer's (vectors, pruning): the same one line
+        from codesift.store.lock import write_failure
+
+        failure = write_failure(exc, idx.folder)
+        if failure is None:
+            raise
+        fail(str(failure))
     status = idx.status()
     summary = {
         "root": str(idx.root), "files": status["files"], "symbols": status["symbols"],
