@@ -141,6 +141,13 @@ def test_a_full_disk_is_one_line_and_the_index_still_answers(tmp_path: Path) -> 
     assert "the index answers as it did before this run" in line, line
     assert answers(root, env) == before  # same symbol count, same top result
     assert integrity_problems(root) == []
+    # a search, which updates the index first, answers from the index as it is, with a note
+    found = subprocess.run([sys.executable, "-c", CHILD, "search", "func_8_1", "--json", "--root", str(root)],
+                           env=env, capture_output=True, text=True, timeout=120, preexec_fn=small_disk)
+    assert found.returncode == 0 and "Traceback" not in found.stderr, found.stderr
+    assert "note: could not write the index" in found.stderr and "file size limit" in found.stderr
+    assert json.loads(found.stdout)[0]["qualified_name"] == before[1]
+    assert answers(root, env) == before
 
     again = codesift("index", str(root), "--json", env=env)  # room again: the run completes
     assert again.returncode == 0, again.stderr
