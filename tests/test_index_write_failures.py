@@ -102,6 +102,55 @@ def test_a_failed_batch_is_rolled_back_and_the_index_answers_as_before(tmp_path:
     assert integrity_problems(root) == []
 
 
+def test_a_failed_keyword_commit_after_sqlite_committed_is_healed_by_the_next_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codesift import Index
+    from codesift.config.settings import Config
+    from codesift.store.keyword import KeywordIndex
+
+    root = make_corpus(tmp_path / "tree", 12)
+    real = KeywordIndex.commit
+
+    def full(self: KeywordIndex, *, final: bool = True) -> None:
+        if final:
+            raise ValueError("An IO error occurred: 'No space left on device (os error 28)'")
+        real(self, final=final)
+
+    monkeypatch.setattr(KeywordIndex, "commit", full)
+    with Index(root, config=Config(embedder="none")) as idx:
+        with pytest.raises(IndexWriteError, match=r"no space left on device.*with 13 files of this run in it"):
+            idx.update()
+        assert idx.store.get_meta("keyword_dirty") == "1"  # SQLite holds the batch the keyword index lost
+    monkeypatch.setattr(KeywordIndex, "commit", real)
+    with Index(root, config=Config(embedder="none")) as idx:  # the next reader rebuilds the keyword index
+        assert idx.search("func_8_1").results[0].qualified_name == "func_8_1"
+    assert integrity_problems(root) == []
+
+
+def test_a_failed_vector_write_keeps_the_vectors_before_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codesift import Index
+    from codesift.config.settings import Config
+    from codesift.store.sqlite import MetaStore
+    from test_embed_order import CountingEmbedder
+
+    root = make_corpus(tmp_path / "tree", 6)
+    real = MetaStore.put_vectors
+    calls = [0]
+
+    def full(self: MetaStore, *args: object, **kwargs: object) -> None:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with Index(root, config=Config(embedder="none", embed_batch=4)) as idx:
+        idx.update(embed=False)
+        monkeypatch.setattr(MetaStore, "put_vectors", full)
+        with pytest.raises(IndexWriteError, match="no space left on device.*vectors embedded before the failure"):
+            idx.indexer.embed_pending(CountingEmbedder())
+        assert idx.store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 4  # the first batch
+
+
 # --------------------------------------------------------------------------- a full disk, for real
 def add_files(root: Path, n: int) -> None:
     (root / "added").mkdir()

@@ -290,7 +290,7 @@ class Indexer:
             if failure is exc:
                 raise
             raise failure from exc
-        with self._writing(keyword_behind=True):
+        with self._writing(keyword_behind=True, done=stats.files_parsed + stats.files_deleted):
             self.keyword.commit()
             # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
             self._finish_scan({**found.skipped, **self._failed_paths})
@@ -308,26 +308,27 @@ class Indexer:
         return self.store.path.parent
 
     @contextmanager
-    def _writing(self, *, keyword_behind: bool = False) -> Iterator[None]:
-        """Writes that fail (disk full, permission, I/O) become one :class:`IndexWriteError`, rolled back."""
+    def _writing(self, *, keyword_behind: bool = False, done: int = 0, kept: str | None = None) -> Iterator[None]:
+        """Writes that fail (disk full, permission, I/O) become one :class:`IndexWriteError`, rolled back
+        (arguments: :meth:`_write_failed`'s)."""
         try:
             yield
         except IndexWriteError:
             raise
         except WRITE_ERRORS as exc:
-            failure = self._write_failed(exc, keyword_behind)
+            failure = self._write_failed(exc, keyword_behind, done=done, kept=kept)
             if failure is exc:
                 raise
             raise failure from exc
 
     def _write_failed(self, exc: BaseException, keyword_behind: bool, needed: int | None = None,
-                      done: int = 0) -> BaseException:
+                      done: int = 0, kept: str | None = None) -> BaseException:
         """Roll back what is not committed and return the error to raise (``exc`` itself when it is no
         failed write). ``keyword_behind``: SQLite committed a batch the keyword index could not; ``done``: the
-        files this run committed before the failure."""
-        failure = exc if isinstance(exc, IndexRemoved) else write_failure(
-            exc, self.folder, needed, "the index answers as it did before this run" if not done else
-            f"the index answers as before, with {done} files of this run in it")
+        files this run committed before the failure; ``kept``: what the index holds, said instead."""
+        kept = kept or ("the index answers as it did before this run" if not done else
+                        f"the index answers as before, with {done} files of this run in it")
+        failure = exc if isinstance(exc, IndexRemoved) else write_failure(exc, self.folder, needed, kept)
         if failure is None:
             return exc
         try:
@@ -438,6 +439,7 @@ class Indexer:
         soonest (:func:`embed_order`): the tree's own code and documentation, then tests and examples, then the
         files that dominate the chunks."""
         guard = lock if lock is not None else nullcontext()
+        embedded_kept = "the index answers as it did, with the vectors embedded before the failure"
         self.embed_error = None
         with guard:
             total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
@@ -450,7 +452,7 @@ class Indexer:
         if progress and total:
             progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
-            with guard, self._writing():
+            with guard, self._writing(kept=embedded_kept):
                 check_held(self.folder)  # the folder deleted under this run: stop before embedding into it
                 pairs = self._missing_texts(min(batch, total - done), later)
                 if not pairs:
@@ -473,7 +475,7 @@ class Indexer:
                     with guard:
                         self.store.commit()
                     break
-                with guard, self._writing():
+                with guard, self._writing(kept=embedded_kept):
                     check_held(self.folder)
                     # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
                     self.store.put_vectors([h for h, _, _ in todo], vectors)
