@@ -182,7 +182,7 @@ def test_a_full_disk_is_one_line_and_the_index_still_answers(tmp_path: Path) -> 
 
     full = subprocess.run([sys.executable, "-c", CHILD, "index", str(root), "-q"], env=env, capture_output=True,
                           text=True, timeout=120, preexec_fn=small_disk)
-    assert full.returncode != 0
+    assert full.returncode == 1
     assert "Traceback" not in full.stderr and len(full.stderr.strip().splitlines()) == 1, full.stderr
     line = full.stderr.strip()
     assert line.startswith(f"codesift: could not write the index at {root / '.codesift'}: "), line
@@ -230,7 +230,7 @@ def test_a_writer_whose_folder_is_deleted_stops_with_one_line(tmp_path: Path, re
         if writer.poll() is None:
             writer.kill()
             writer.wait(10)
-    assert writer.returncode != 0
+    assert writer.returncode == 1
     assert "Traceback" not in err and err.strip().splitlines() == [
         f"codesift: the index folder {root / '.codesift'} was removed while indexing; run `codesift index` again"]
     if not rebuilt_meanwhile:
