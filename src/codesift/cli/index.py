@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         folder = Path(cfg.index_dir).expanduser() if cfg.index_dir else target.resolve() / INDEX_DIR_NAME
         shutil.rmtree(folder, ignore_errors=True)
     from codesift.errors import CodesiftError
-    from codesift.store.lock import IndexBusy
+    from codesift.store.lock import IndexBusy, IndexWriteError
 
     idx = open_index(str(target), reader=False)
     if rebuild and idx.qdrant is not None:
@@ -86,10 +87,17 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         console.print("[yellow]interrupted[/]: the index keeps what was committed; "
                       "run `codesift index` again to continue")
         sys.exit(130)
-    except IndexBusy as exc:
+    except (IndexBusy, IndexWriteError) as exc:  # another writer; a failed write (a full disk, the folder removed)
         fail(str(exc), 1)
     except CodesiftError as exc:  # a service that cannot be read (missing folder, unknown ref, no git)
         fail(str(exc))
+    except (OSError, sqlite3.Error) as exc:  # a write past the indexer's (vectors, pruning): the same one line
+        from codesift.store.lock import write_failure
+
+        failure = write_failure(exc, idx.folder)
+        if failure is None:
+            raise
+        fail(str(failure), 1)
     status = idx.status()
     summary = {
         "root": str(idx.root), "files": status["files"], "symbols": status["symbols"],

@@ -30,7 +30,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
            mode: str, root: str | None, as_json: bool, threshold: float | None, explain: bool,
            no_update: bool, services: tuple[str, ...]) -> None:
     """Search the index for QUERY (updating it first when files changed)."""
-    from codesift.store.lock import IndexBusy
+    from codesift.store.lock import IndexBusy, IndexWriteError
 
     from codesift.limits import check_query
 
@@ -43,6 +43,8 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
                 idx.update(embed=mode != "keyword", embed_threshold=idx.config.auto_embed_limit, lock_timeout=0)
             except IndexBusy:
                 click.echo("note: another process is updating the index; searching it as it is", err=True)
+            except IndexWriteError as exc:  # a full disk: the index as it was still answers
+                click.echo(f"note: {exc}; searching it as it is", err=True)
         response = idx.search(query, limit=limit, mode=mode, path=path_filter, language=language, kind=kind,
                               threshold=threshold, service=service_list(services))
     except ValueError as exc:

@@ -7,11 +7,12 @@ resumable batches keyed by a hash of the embedded text, so an unchanged chunk is
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +37,16 @@ if TYPE_CHECKING:  # pragma: no cover - the parsers are imported when a file is 
 from codesift.store import refs
 from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 from codesift.store.keyword import KeywordDoc, KeywordIndex, keyword_fields
+from codesift.store.lock import IndexRemoved, IndexWriteError, check_held, folder_bytes, write_failure
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import FileRow, MetaStore
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
 QUARANTINE_AFTER = 3  # failures in a row, with the file unchanged, before it is no longer retried
+INDEX_PER_SOURCE_BYTE = 8.0  # index bytes per source byte (keyword side; measured ~8 on a small Python/JS/Go tree),
+# for the space a failed write says it needs, while the index is too small to measure its own
+WRITE_ERRORS = (OSError, sqlite3.Error, ValueError)  # what a failed write raises (``store.lock.write_failure``)
 
 
 @dataclass(slots=True)
@@ -179,12 +184,13 @@ class Indexer:
         stats = UpdateStats()
         t0 = time.perf_counter()
         self._failed_paths = {}
-        self.ensure_keyword_consistent()
-        if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
-            self.store.mark_all_changed()
-            self.store.set_meta("parser_version", PARSER_VERSION)
-            self.store.commit()
-        grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
+        with self._writing():
+            self.ensure_keyword_consistent()
+            if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
+                self.store.mark_all_changed()
+                self.store.set_meta("parser_version", PARSER_VERSION)
+                self.store.commit()
+            grammar_status.recheck(self.store)  # files windowed while a grammar failed: re-parsed once it loads
         known = self.store.files()
         if services is not None:
             from codesift.indexing.services import update_services
@@ -229,8 +235,14 @@ class Indexer:
             self._finish_scan(found.skipped)
             stats.parse_seconds = time.perf_counter() - t0
             return stats
-        self.store.set_meta("keyword_dirty", "1")
-        self.store.commit()
+        with self._writing():
+            check_held(self.folder)
+            self.store.set_meta("keyword_dirty", "1")
+            self.store.commit()
+        growth = self._growth_per_byte(known)
+        pending_bytes = sum(f.size for f in changed)  # of the changed files not committed yet
+        keyword_behind = False  # SQLite committed a batch the keyword index has not
+        done = 0  # files this run committed
         try:
             for row in deleted:
                 self.store.delete_file(row.id)
@@ -258,8 +270,13 @@ class Indexer:
                         results = map(_prepare_args, args(start))
                     for f, prepared in zip(batch, results):
                         self._index_file(f, known, stats, prepared)
+                    check_held(self.folder)  # the folder deleted under this run: stop before writing into it
                     self.store.commit()
+                    done = stats.files_parsed + stats.files_deleted
+                    keyword_behind = True
                     self.keyword.commit(final=False)
+                    keyword_behind = False
+                    pending_bytes -= sum(f.size for f in batch)
                     if progress:
                         progress("parse", min(start + FILE_BATCH, len(changed)), len(changed))
         except KeyboardInterrupt:
@@ -268,16 +285,81 @@ class Indexer:
             self.keyword.rollback()
             self.ensure_keyword_consistent()
             raise
-        self.keyword.commit()
-        # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
-        self._finish_scan({**found.skipped, **self._failed_paths})
-        grammar_status.save(self.store, stats.grammar_errors)
-        self.store.set_meta("keyword_dirty", "0")
-        self.store.bump("generation")
-        self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
-        self.store.commit()
+        except WRITE_ERRORS + (IndexRemoved,) as exc:
+            failure = self._write_failed(exc, keyword_behind, int(growth * max(pending_bytes, 0)), done)
+            if failure is exc:
+                raise
+            raise failure from exc
+        with self._writing(keyword_behind=True, done=stats.files_parsed + stats.files_deleted):
+            self.keyword.commit()
+            # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
+            self._finish_scan({**found.skipped, **self._failed_paths})
+            grammar_status.save(self.store, stats.grammar_errors)
+            self.store.set_meta("keyword_dirty", "0")
+            self.store.bump("generation")
+            self.store.bump("files_generation")  # the files and chunks changed (embedding bumps only the other)
+            self.store.commit()
         stats.parse_seconds = time.perf_counter() - t0
         return stats
+
+    @property
+    def folder(self) -> Path:
+        """The index folder (the one whose write lock the caller holds)."""
+        return self.store.path.parent
+
+    @contextmanager
+    def _writing(self, *, keyword_behind: bool = False, done: int = 0, kept: str | None = None) -> Iterator[None]:
+        """Writes that fail (disk full, permission, I/O) become one :class:`IndexWriteError`, rolled back
+        (arguments: :meth:`_write_failed`'s)."""
+        try:
+            yield
+        except IndexWriteError:
+            raise
+        except WRITE_ERRORS as exc:
+            failure = self._write_failed(exc, keyword_behind, done=done, kept=kept)
+            if failure is exc:
+                raise
+            raise failure from exc
+
+    def _write_failed(self, exc: BaseException, keyword_behind: bool, needed: int | None = None,
+                      done: int = 0, kept: str | None = None) -> BaseException:
+        """Roll back what is not committed and return the error to raise (``exc`` itself when it is no
+        failed write). ``keyword_behind``: SQLite committed a batch the keyword index could not; ``done``: the
+        files this run committed before the failure; ``kept``: what the index holds, said instead."""
+        kept = kept or ("the index answers as it did before this run" if not done else
+                        f"the index answers as before, with {done} files of this run in it")
+        failure = exc if isinstance(exc, IndexRemoved) else write_failure(exc, self.folder, needed, kept)
+        if failure is None:
+            return exc
+        try:
+            self.store.db.rollback()
+        except sqlite3.Error:
+            pass
+        if isinstance(failure, IndexRemoved):
+            return failure  # nothing more is written: the folder may be another writer's new index by now
+        try:
+            self.keyword.rollback()
+        except ValueError:
+            pass
+        if not keyword_behind:  # SQLite and the keyword index hold the same batches: no rebuild needed
+            try:
+                self.store.set_meta("keyword_dirty", "0")
+                self.store.bump("generation")
+                self.store.bump("files_generation")
+                self.store.commit()
+            except sqlite3.Error:  # no room even for that: the next run rebuilds the keyword index
+                try:
+                    self.store.db.rollback()
+                except sqlite3.Error:
+                    pass
+        return failure
+
+    def _growth_per_byte(self, known: dict) -> float:
+        """Index bytes per source byte, from the index as it is (for the space a failed write says it needs)."""
+        source = sum(row.size for row in known.values())
+        if source < 1 << 20:  # a small index is mostly its fixed overhead
+            return INDEX_PER_SOURCE_BYTE
+        return max(1.0, folder_bytes(self.folder) / source)
 
     def _index_dir_ignore(self) -> tuple[str, ...]:
         """A configured index folder inside the root is never indexed (``.codesift`` never is either,
@@ -357,6 +439,7 @@ class Indexer:
         soonest (:func:`embed_order`): the tree's own code and documentation, then tests and examples, then the
         files that dominate the chunks."""
         guard = lock if lock is not None else nullcontext()
+        embedded_kept = "the index answers as it did, with the vectors embedded before the failure"
         self.embed_error = None
         with guard:
             total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
@@ -369,7 +452,8 @@ class Indexer:
         if progress and total:
             progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
-            with guard:
+            with guard, self._writing(kept=embedded_kept):
+                check_held(self.folder)  # the folder deleted under this run: stop before embedding into it
                 pairs = self._missing_texts(min(batch, total - done), later)
                 if not pairs:
                     break
@@ -391,7 +475,8 @@ class Indexer:
                     with guard:
                         self.store.commit()
                     break
-                with guard:
+                with guard, self._writing(kept=embedded_kept):
+                    check_held(self.folder)
                     # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
                     self.store.put_vectors([h for h, _, _ in todo], vectors)
                     self.shared_cache.put_many(embedder.model_id, [h for h, _, _ in todo], vectors)
