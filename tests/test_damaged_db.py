@@ -115,3 +115,49 @@ def test_doctor_runs_the_integrity_check(built) -> None:
     health = json.loads(result.output[result.output.index("{"):])["health"]
     assert "btreeInitPage" in health["damaged"] or "malformed" in health["damaged"]
     assert any("damaged (" in p and "codesift index" in p for p in health["problems"])
+
+
+def test_a_repair_embeds_nothing_twice(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rebuilt database takes its vectors from the machine-wide cache: the model sees no text again."""
+    from test_embed_order import CountingEmbedder
+
+    from codesift import Index
+    from codesift.search import dense
+
+    embedder = CountingEmbedder()
+    monkeypatch.setattr(dense, "load_embedder", lambda name, env: embedder)
+    with Index(repo) as idx:
+        idx.update()
+        before = idx.status()
+        hybrid = idx.search("follow redirects", limit=3)
+    assert embedder.seen and before["coverage"] == 1.0 and hybrid.mode == "hybrid"
+    _damage(_checkpointed(repo), "header")
+    embedder.seen.clear()
+    with Index(repo) as idx:
+        assert idx.repaired and "meta.db.damaged-" in idx.repaired[0]
+        idx.update()
+        assert embedder.seen == []  # every chunk's vector came from the cache
+        after = idx.status()
+        res = idx.search("follow redirects", limit=3)
+    assert (after["embedded"], after["symbols"], after["coverage"]) == (before["embedded"], before["symbols"], 1.0)
+    assert res.mode == "hybrid" and [r.path for r in res.results] == [r.path for r in hybrid.results]
+
+
+def test_damage_the_open_does_not_read_is_found_by_the_refresh(built) -> None:
+    """One table's page zeroed (the files table's): the open reads only the schema and settings, SQLite finds it
+    when a command reads that page; a read-only search says so in one line, a refreshing one repairs."""
+    repo, symbols, top = built
+    db = _checkpointed(repo)
+    files_page = sqlite3.connect(db).execute("SELECT pageno FROM dbstat WHERE name = 'files'").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(files_page - 1) * 4096 : files_page * 4096] = bytes(4096)
+    db.write_bytes(bytes(data))
+    gc.collect()
+    result = run_cli("search", "--no-update", NAME, cwd=repo)
+    assert result.exit_code == 1
+    _one_line(result, "meta.db", "codesift index")
+    result = run_cli("search", NAME, cwd=repo)
+    assert result.exit_code == 0, result.output
+    _one_line(result, "meta.db.damaged-")
+    assert _top(result.output) == top
+    assert json.loads(run_cli("status", "--json", cwd=repo).output)["symbols"] == symbols

@@ -110,20 +110,30 @@ def fresh_index(root: str | None, no_update: bool):
     """The index for a read command, brought up to date first unless ``no_update`` (keyword side only;
     with ``no_update`` nothing is created either)."""
     from codesift.store.lock import IndexBusy
-    from codesift.store.sqlite import StoreError, is_damage
 
     idx = open_index(root, for_search=True, create=not no_update)
     if not no_update:
         try:
-            idx.update(embed=False, lock_timeout=0)
+            idx = refreshed(idx, root, embed=False)
         except IndexBusy:
             click.echo("note: another process is updating the index; using it as it is", err=True)
-        except StoreError as exc:  # damage the open did not see: every page is read, the damaged file set aside
-            if not is_damage(exc):
-                raise
-            idx.close()
-            idx = open_index(root, for_search=True, check=True)
-            idx.update(embed=False, lock_timeout=0)
+    return idx
+
+
+def refreshed(idx, root: str | None, **update: object):  # noqa: ANN201 - a codesift.Index (see above)
+    """``idx`` after ``idx.update(lock_timeout=0, **update)``; when the update reads a damaged page the open did not,
+    the index reopened with every page read (so the damaged file is set aside and rebuilt, said on stderr) and
+    updated again. Raises IndexBusy as ``update`` does."""
+    from codesift.store.sqlite import IndexDamaged, StoreError, is_damage
+
+    try:
+        idx.update(lock_timeout=0, **update)
+    except (StoreError, IndexDamaged) as exc:
+        if not is_damage(exc):
+            raise
+        idx.close()
+        idx = open_index(root, for_search=True, check=True)
+        idx.update(lock_timeout=0, **update)
     return idx
 
 
