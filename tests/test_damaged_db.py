@@ -89,6 +89,8 @@ def test_index_repairs_a_damaged_database(built, kind: str) -> None:
     status = json.loads(run_cli("status", "--json", cwd=repo).output)
     assert status["symbols"] == symbols
     assert status["repaired"] and "meta.db" in status["repaired"][0]
+    plain = run_cli("status", cwd=repo).output.splitlines()
+    assert any(ln.startswith("repaired") and "meta.db.damaged-" in ln for ln in plain), plain
     assert _top(run_cli("search", "--no-update", NAME, cwd=repo).output) == top
     again = run_cli("index", "-q", cwd=repo)  # said once: the next run is quiet about it
     assert again.exit_code == 0 and "damaged (" not in again.output
