@@ -26,7 +26,8 @@ from codesift.rank.learned import reranker_status
 from codesift.search.run import MODES, SearchParams, SearchResponse
 from codesift.store.keyword import KeywordIndex
 from codesift.store.lock import IndexBusy, WriteLock
-from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
+from codesift.store.health import open_meta, repaired
+from codesift.store.sqlite import SCHEMA_VERSION, IndexDamaged, MetaStore  # noqa: F401 - IndexDamaged re-exported
 from codesift.store.vectors import DenseIndex
 from codesift.indexing.sources import Sources, services_to_update
 from codesift.search.filters import check_path_in_services
@@ -65,7 +66,8 @@ class Index:
     """One on-disk index of one source tree."""
 
     def __init__(self, root: str | Path, *, config: Config | None = None, create: bool = True,
-                 reader: bool | None = None, config_overrides: Mapping[str, object] | None = None) -> None:
+                 reader: bool | None = None, config_overrides: Mapping[str, object] | None = None,
+                 check: bool = False) -> None:
         """Open the index of ``root``, creating it when ``create``; else raise :class:`NoIndexError`
         when there is none, so read-only callers (``status``, ``search --no-update``) leave no trace.
 
@@ -74,7 +76,11 @@ class Index:
 
         Backend qdrant without a local index: a reader of the collection's service (``reader=None``: when
         the collection holds it; see ``codesift.qdrant.reader``), which writes nothing; ``reader=False``
-        indexes this tree instead (``codesift index``)."""
+        indexes this tree instead (``codesift index``).
+
+        A damaged database raises :class:`IndexDamaged`; with ``create`` it is set aside and the index rebuilt
+        from the tree by the next update instead, and ``repaired`` says so (store/health.py). ``check``: read
+        every page of it first (``codesift index``), not only its header and schema."""
         root_path = Path(root).expanduser()
         if not root_path.exists():
             raise FileNotFoundError(f"no such directory: {root}")
@@ -94,8 +100,10 @@ class Index:
         elif create:
             self.folder.mkdir(parents=True, exist_ok=True)
             ignore_in_git(self.folder)
+        self.repaired: list[str] = []  # what opening it repaired, one line each, for the caller to say once
         if self.remote is None:
-            self.store = MetaStore(self.folder / "meta.db")
+            self.store, note = open_meta(self.folder, repair=create, thorough=check)
+            self.repaired += [note] if note else []
         self._check_schema()
         self.keyword = KeywordIndex(self.folder / "keyword") if self.remote is None else None  # type: ignore[assignment]
         # An index replaced for an older schema, or lost (its folder deleted by hand): refilled from SQLite,
@@ -448,4 +456,6 @@ class Index:
             status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}
         if self.remote is not None:
             status.update(self.remote.status())
+        elif fixed := repaired(self.store):  # the database was damaged and rebuilt (store/health.py)
+            status["repaired"] = fixed
         return status

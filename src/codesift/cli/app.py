@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from codesift.cli import doctor, graph, history, index, init, nav, search, serve
-from codesift.cli.common import CONFIG_OVERRIDES, EXIT_NO_INDEX, EXIT_USAGE
+from codesift.cli.common import CONFIG_OVERRIDES, EXIT_DAMAGED, EXIT_NO_INDEX, EXIT_USAGE, damaged_line
 
 
 class _Group(click.Group):
@@ -19,6 +19,8 @@ class _Group(click.Group):
         from codesift.api import IndexMismatchError, NoIndexError
         from codesift.config.settings import ConfigError
         from codesift.qdrant.collection import QdrantMissing, QdrantUnavailable
+        from codesift.errors import CodesiftError
+        from codesift.store.sqlite import IndexDamaged, StoreError, is_damage
 
         try:
             return super().invoke(ctx)
@@ -28,6 +30,11 @@ class _Group(click.Group):
         except NoIndexError as exc:  # a read-only command found nothing to read (and created nothing)
             click.echo(f"codesift: {exc}", err=True)
             ctx.exit(EXIT_NO_INDEX)
+        except (StoreError, IndexDamaged) as exc:  # a damaged page of the index's database, read after it was opened
+            if not is_damage(exc):
+                raise
+            click.echo(f"codesift: {exc if isinstance(exc, CodesiftError) else damaged_line(exc)}", err=True)
+            ctx.exit(EXIT_DAMAGED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
+EXIT_DAMAGED = 1  # a read-only command found the index's database damaged (``codesift index`` rebuilds it)
 CONFIG_OVERRIDES = "config_overrides"  # key of click's context object: the global options as Config fields
 SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
 
@@ -26,6 +27,12 @@ SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); r
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     click.echo(f"codesift: {message}", err=True)
     sys.exit(code)
+
+
+def damaged_line(exc: BaseException) -> str:
+    """One line for damage SQLite found in the index's database after it was opened."""
+    return (f"the index database (meta.db) is damaged ({exc}): run `codesift index` to set it aside and rebuild "
+            "the index from the tree")
 
 
 @overload
@@ -73,10 +80,13 @@ def config_overrides() -> dict[str, str]:
 # TODO: typed payloads. open_index and fresh_index return a codesift.Index, left unannotated until its answers
 # are typed: annotated now, every command's read of a dict[str, object] answer fails mypy.
 def open_index(root: str | None, *, for_search: bool = False, create: bool = True,
-               reader: bool | None = None):
+               reader: bool | None = None, check: bool = False):
     """The Index of ``root``; with ``create=False`` a missing index raises NoIndexError (see ``codesift.cli.app``);
-    ``reader=False``: never a Qdrant reader (``index`` writes)."""
-    from codesift.api import Index, IndexMismatchError, find_root
+    ``reader=False``: never a Qdrant reader (``index`` writes); ``check``: read every page of its database.
+
+    A damaged database: with ``create`` it is set aside and rebuilt, said once on stderr; without, one line and
+    exit 1."""
+    from codesift.api import Index, IndexDamaged, IndexMismatchError, find_root
     from codesift.config.settings import ConfigError
 
     try:
@@ -84,11 +94,16 @@ def open_index(root: str | None, *, for_search: bool = False, create: bool = Tru
             base = find_root(Path.cwd()) if for_search else Path.cwd()
         else:
             base = Path(root)
-        return Index(base, create=create, reader=reader, config_overrides=config_overrides())
+        idx = Index(base, create=create, reader=reader, config_overrides=config_overrides(), check=check)
     except (FileNotFoundError, NotADirectoryError, ConfigError, IndexMismatchError) as exc:
         fail(str(exc))
+    except IndexDamaged as exc:
+        fail(str(exc), EXIT_DAMAGED)
     except PermissionError as exc:
         fail(f"permission denied: {exc.filename or exc}")
+    for note in idx.repaired:
+        click.echo(f"codesift: {note}", err=True)
+    return idx
 
 
 def fresh_index(root: str | None, no_update: bool):
@@ -99,9 +114,26 @@ def fresh_index(root: str | None, no_update: bool):
     idx = open_index(root, for_search=True, create=not no_update)
     if not no_update:
         try:
-            idx.update(embed=False, lock_timeout=0)
+            idx = refreshed(idx, root, embed=False)
         except IndexBusy:
             click.echo("note: another process is updating the index; using it as it is", err=True)
+    return idx
+
+
+def refreshed(idx, root: str | None, **update: object):  # noqa: ANN201 - a codesift.Index (see above)
+    """``idx`` after ``idx.update(lock_timeout=0, **update)``; when the update reads a damaged page the open did not,
+    the index reopened with every page read (so the damaged file is set aside and rebuilt, said on stderr) and
+    updated again. Raises IndexBusy as ``update`` does."""
+    from codesift.store.sqlite import IndexDamaged, StoreError, is_damage
+
+    try:
+        idx.update(lock_timeout=0, **update)
+    except (StoreError, IndexDamaged) as exc:
+        if not is_damage(exc):
+            raise
+        idx.close()
+        idx = open_index(root, for_search=True, check=True)
+        idx.update(lock_timeout=0, **update)
     return idx
 
 

@@ -64,7 +64,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
     from codesift.errors import CodesiftError
     from codesift.store.lock import IndexBusy, IndexWriteError
 
-    idx = open_index(str(target), reader=False)
+    idx = open_index(str(target), reader=False, check=True)  # every page read: damage a search never reads too
     if rebuild and idx.qdrant is not None:
         idx.qdrant.delete_service()  # this tree's points; other services in the collection stay
     from codesift.cli.render import output_console, warnings_line

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from codesift.cli.common import SERVICE_HELP, checked, fail, fresh_index, open_index, service_list, text_arg
+from codesift.cli.common import (SERVICE_HELP, checked, fail, fresh_index, open_index, refreshed, service_list,
+                                 text_arg)
 from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT
 
 
@@ -40,7 +41,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     try:
         if not no_update:
             try:
-                idx.update(embed=mode != "keyword", embed_threshold=idx.config.auto_embed_limit, lock_timeout=0)
+                idx = refreshed(idx, root, embed=mode != "keyword", embed_threshold=idx.config.auto_embed_limit)
             except IndexBusy:
                 click.echo("note: another process is updating the index; searching it as it is", err=True)
             except IndexWriteError as exc:  # a full disk: the index as it was still answers

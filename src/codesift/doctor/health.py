@@ -23,18 +23,26 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
     """The existing index of ``root``: ``{exists: False}`` when there is none (nothing is created)."""
     from codesift.api import Index, IndexMismatchError
     from codesift.indexing.indexer import QUARANTINE_AFTER
-    from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
+    from codesift.store.sqlite import SCHEMA_VERSION, IndexDamaged, MetaStore
 
     folder = _folder(root, config)
     if not (folder / "meta.db").is_file():
         return {"exists": False, "index_dir": str(folder), "problems": [],
                 "note": f"no index yet; `codesift index {root}` builds one"}
     problems: list[str] = []
-    store = MetaStore(folder / "meta.db", readonly=True)  # read before Index() may migrate it
     try:
-        schema = store.get_meta("schema_version")
-    finally:
-        store.close()
+        store = MetaStore(folder / "meta.db", readonly=True)  # read before Index() may migrate it
+        try:
+            schema = store.get_meta("schema_version")
+            damage = store.integrity_check()  # every page and index entry: the check a search cannot afford
+        finally:
+            store.close()
+    except IndexDamaged as exc:
+        damage = exc.reason
+    if damage:
+        problems.append(f"the index database {folder / 'meta.db'} is damaged ({damage}): `codesift index` sets it "
+                        "aside and rebuilds the index from the tree")
+        return {"exists": True, "index_dir": str(folder), "damaged": damage, "problems": problems}
     health: dict[str, object] = {"exists": True, "index_dir": str(folder),
                                  "schema": {"index": schema, "needed": SCHEMA_VERSION}}
     if schema not in (None, SCHEMA_VERSION):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import sqlite3
 import time
@@ -17,12 +18,81 @@ from pathlib import Path
 import numpy as np
 
 from codesift.datatypes import Chunk
+from codesift.errors import CodesiftError
 from codesift.store import grams, names, refs, windows
 from codesift.store.commits import CommitStore
 from codesift.store.reads import FilterLike, ReadQueries, filter_sql
 from codesift.store.records import ChunkRecord, chunk_record
 
 StoreError = sqlite3.Error  # what a failed store query raises, for callers outside store/
+
+
+class IndexDamaged(CodesiftError, RuntimeError):
+    """The index's SQLite database cannot be read as it is (truncated, overwritten, not a database at all).
+    ``codesift index`` sets it aside and rebuilds the index from the tree (store/health.py)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"the index database {path} is damaged ({reason}): run `codesift index` to set it aside "
+                         "and rebuild the index from the tree")
+
+
+_DAMAGE_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (primary codes; "database is locked" is not damage)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database file is damaged (not busy, not read-only, not a bad statement)."""
+    if isinstance(exc, IndexDamaged):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in _DAMAGE_CODES
+
+
+_MAGIC = b"SQLite format 3\x00"
+
+
+def header_problem(path: Path) -> str | None:
+    """What is wrong with the database file at first sight, read without SQLite (100 bytes and a stat): not an
+    SQLite file, a bad page size, shorter than its header says. None when nothing is (or there is no file yet).
+
+    The size is compared only when the header's page count is valid (its change counter matches) and no WAL
+    holds newer pages: then the main file holds every page the header counts."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+            size = os.fstat(fh.fileno()).st_size
+    except FileNotFoundError:
+        return None
+    if size == 0:
+        return None  # a database SQLite has not written yet
+    if len(head) < 100 or head[:16] != _MAGIC:
+        return "not an SQLite database: its header is overwritten"
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        return f"its header gives an impossible page size ({page})"
+    pages = int.from_bytes(head[28:32], "big")
+    wal = path.with_name(path.name + "-wal")
+    if pages and head[24:28] == head[92:96] and size < pages * page and not (wal.is_file() and wal.stat().st_size):
+        return f"truncated: {size:,} bytes where its header counts {pages * page:,}"
+    return None
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged database (and its WAL) to ``<name>.damaged-<UTC time>`` beside it, for a bug report; return
+    the new path. Its shared-memory file is removed: SQLite rebuilds it from the WAL."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    os.replace(path, kept)
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists():
+        os.replace(wal, kept.with_name(kept.name + "-wal"))
+    path.with_name(path.name + "-shm").unlink(missing_ok=True)
+    return kept
 
 # 2: references packed per (file, name), see store/refs.py; 3: file texts for grep (store/grams.py)
 SCHEMA_VERSION = "3"
@@ -101,8 +171,60 @@ class FileRow:
 class MetaStore(ReadQueries):
     """Thin typed wrapper over the index's SQLite database (WAL mode: readers never block the writer)."""
 
-    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+    def __init__(self, path: Path, *, readonly: bool = False, thorough: bool = False) -> None:
+        """Open (or create) the database at ``path``; raise :class:`IndexDamaged` when it is damaged: its header
+        is checked first (microseconds), then SQLite reads its schema. ``thorough``: also run SQLite's
+        ``quick_check`` (reads every page: ~10 ms for flask's 10 MB, linear in the size)."""
         self.path = path
+        problem = header_problem(path)
+        if problem:
+            raise IndexDamaged(path, problem)
+        try:
+            self._open(path, readonly)
+            self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # SQLite's own header and schema checks
+            if not readonly:
+                self.get_meta("schema_version")  # the settings' page: what every open reads next
+            problem = self.quick_check() if thorough else None
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            if is_damage(exc):
+                raise IndexDamaged(path, str(exc)) from exc
+            raise
+        if problem:
+            self._close_quietly()
+            raise IndexDamaged(path, problem)
+        self._next_chunk_id: int | None = None
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "db", None)
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+
+    def quick_check(self) -> str | None:
+        """SQLite's ``PRAGMA quick_check`` (every page read, indexes not matched against their tables): None when
+        the database is whole, else its first complaints."""
+        return self._check("quick_check")
+
+    def integrity_check(self) -> str | None:
+        """SQLite's thorough ``PRAGMA integrity_check`` (``codesift doctor``): None when whole, else what is wrong."""
+        return self._check("integrity_check")
+
+    def _check(self, pragma: str) -> str | None:
+        try:
+            rows = [str(r[0]) for r in self.db.execute(f"PRAGMA {pragma}(3)").fetchall()]
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            return str(exc)
+        if rows == ["ok"]:
+            return None
+        said = [ln for row in rows for ln in row.splitlines() if ln.strip() and not ln.startswith("***")]
+        return "; ".join(said)[:300] or "SQLite's check failed"  # one line: "Page 24: btreeInitPage() ..."
+
+    def _open(self, path: Path, readonly: bool) -> None:
         if readonly:
             uri = f"file:{path}?mode=ro"
             self.db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
@@ -123,7 +245,6 @@ class MetaStore(ReadQueries):
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.create_function("codesift_path_match", 2, _path_match, deterministic=True)
         self.db.row_factory = sqlite3.Row
-        self._next_chunk_id: int | None = None
 
     def close(self) -> None:
         self.db.close()
