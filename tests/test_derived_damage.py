@@ -13,6 +13,8 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
+
 import pytest
 from conftest import run_cli
 
@@ -140,3 +142,48 @@ def test_a_keyword_index_short_of_documents_is_rebuilt(built):
     del kw
     assert answer(root) == clean  # the count check at the first search finds it and rebuilds it
     assert keyword_module.damage_of(root / ".codesift", "keyword") is None
+
+
+# -- the vector snapshot (``dense/``): rebuilt from SQLite's vectors when it is loaded -----------------------------
+
+@pytest.mark.parametrize("hnsw", [False, True])
+@pytest.mark.parametrize("how", ["truncate", "zero", "garble", "inside"])
+def test_a_damaged_vector_snapshot_is_rebuilt_from_sqlite(tmp_path, monkeypatch, capfd, how, hnsw):
+    from test_store_vectors import Source
+
+    from codesift.store import vectors as vmod
+    from codesift.store.derived import repairs
+    from codesift.store.vectors import VectorIndex
+
+    if hnsw:
+        monkeypatch.setattr(vmod, "HNSW_THRESHOLD", 10)
+    src = Source(50)
+    clean = tmp_path / "clean" / "dense"
+    src.load(VectorIndex(clean, 8), 1)
+    query = src.vecs[107].astype(np.float32)
+    want = VectorIndex(clean, 8)
+    src.load(want, 1)
+    expected = [cid for cid, _ in want.search(query, 5)]
+    assert "damaged" not in capfd.readouterr().err  # a whole snapshot is not reported
+    for name in sorted(p.name for p in clean.iterdir()):
+        if name == "vectors.usearch" and how == "inside":
+            continue  # left: a graph garbled behind a whole header crashes usearch (a segfault) on search
+        index_dir = tmp_path / f"{name}-{how}"
+        shutil.copytree(clean.parent, index_dir)
+        folder = index_dir / "dense"
+        damage(folder / name, how, seed=3)
+        if how == "inside":  # past the .npy header: the data itself
+            data = bytearray((clean / name).read_bytes())
+            for i in range(min(len(data) - 1, 200), len(data), max(1, len(data) // 5)):
+                data[i] ^= 0xFF
+            (folder / name).write_bytes(bytes(data))
+        index = VectorIndex(folder, 8)
+        src.load(index, 1)
+        assert [cid for cid, _ in index.search(query, 5)] == expected, (name, how)
+        err = capfd.readouterr().err
+        if how != "inside" or name != "vectors.npy" or not hnsw:  # vectors.npy under HNSW: searched through the graph
+            assert err.count("codesift: the vector snapshot was damaged") == 1, (name, how, err)
+            assert repairs(index_dir)["vectors"]["repaired"], (name, how)
+        again = VectorIndex(folder, 8)
+        src.load(again, 1)  # healed: said once, not again
+        assert "damaged" not in capfd.readouterr().err

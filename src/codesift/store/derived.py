@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-PARTS = ("keyword", "vectors")
+PARTS = {"keyword": "keyword index", "vectors": "vector snapshot"}  # part → what the messages call it
 
 
 def is_panic(exc: BaseException) -> bool:
@@ -42,7 +42,7 @@ def damage_of(folder: Path, part: str) -> str | None:
 def mark_repaired(folder: Path, part: str, reason: str, what: str) -> None:
     """``part`` was rebuilt: say so once on stderr and keep the record for ``status``."""
     record = {"part": part, "reason": reason[:300], "repaired": what, "at": time.time()}
-    print(f"codesift: the {part} index was damaged ({reason[:200]}); {what}", file=sys.stderr)
+    print(f"codesift: the {PARTS.get(part, part)} was damaged ({reason[:200]}); {what}", file=sys.stderr)
     try:
         (folder / f"{part}.repaired").write_text(json.dumps(record), encoding="utf-8")
         (folder / f"{part}.damaged").unlink(missing_ok=True)
