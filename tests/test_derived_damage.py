@@ -116,11 +116,14 @@ def test_a_search_that_meets_damage_says_so_and_the_next_rebuilds(keyword_index,
     monkeypatch.setattr(KeywordIndex, "_run", failing(exc))
     with WriteLock(keyword_index.folder):  # another process writing: no rebuild now
         response = keyword_index.search(QUERY, mode="keyword")
-    assert response.results == []
-    assert any(DAMAGED in n and "not a sign that nothing matches" in n for n in response.notes)
-    assert (keyword_index.folder / "keyword.damaged").exists()
-    assert keyword_index.status()["repaired"]["keyword"]["damaged"]
-    monkeypatch.undo()
+        assert response.results == []
+        assert any(DAMAGED in n and "not a sign that nothing matches" in n for n in response.notes)
+        assert (keyword_index.folder / "keyword.damaged").exists()
+        assert keyword_index.status()["repaired"]["keyword"]["damaged"]
+        monkeypatch.undo()
+        with Index(keyword_index.root) as other:  # another process sees the mark, and leaves the folder alone
+            assert any(DAMAGED in n for n in other.search(QUERY, mode="keyword").notes)
+        assert any((keyword_index.folder / "keyword").iterdir())
     response = keyword_index.search(QUERY, mode="keyword")  # the lock is free: rebuilt first
     assert [r.name for r in response.results] == clean and not response.notes
     assert capfd.readouterr().err.count("the keyword index was damaged") == 1

@@ -56,10 +56,14 @@ class SearchEngine:
         A keyword index found damaged is marked for a rebuild from SQLite and the search runs again (the
         keyword index is rebuilt first when this process can take the write lock); while it stays damaged the
         search answers from the vectors alone, or with nothing, and says so."""
+        keyword = self.keyword()
         try:
-            return self._search(query, filters, limit=limit, offset=offset, mode=mode, threshold=threshold,
-                                notes=notes, keyword=self.keyword())
+            if keyword is None or keyword.damaged is None:
+                return self._search(query, filters, limit=limit, offset=offset, mode=mode, threshold=threshold,
+                                    notes=notes, keyword=keyword)
         except KeywordDamaged:
+            pass
+        if self.store.get_meta("keyword_dirty", "0") == "0":
             self.store.set_meta("keyword_dirty", "1")  # the next writer (or search) rebuilds it from SQLite
             self.store.commit()
         keyword = self.keyword()

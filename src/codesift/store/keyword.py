@@ -180,10 +180,9 @@ class KeywordIndex:
         self.damaged: str | None = None  # why this index is unreadable (found here or by another process)
         self.repairing: str | None = None  # the damage the rebuild under way repairs
         self._writer: tantivy.IndexWriter | None = None
-        found = damage_of(folder.parent, PART)
-        if found is not None:  # found by an earlier search: set it aside now, the owner refills it
-            self.index = self._fresh(found)
-            return
+        # Found by an earlier search: the owner rebuilds it under the write lock (clear() resets the folder), as a
+        # writer may be at work in it now; until then searches answer without it.
+        self.damaged = damage_of(folder.parent, PART)
         try:
             self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
         except ValueError as exc:
@@ -217,10 +216,7 @@ class KeywordIndex:
     def check_count(self, chunks: int) -> bool:
         """Whether the index is damaged, told by its opening and its document count beside SQLite's ``chunks``
         (asked with no writer about: then every chunk has its document). A damaged index is marked so."""
-        try:
-            docs = self.num_docs()
-        except KeywordDamaged:
-            return True
+        docs = self.num_docs()
         if docs != chunks and self.damaged is None:
             self.damaged = f"it holds {docs:,} documents for {chunks:,} chunks"
             mark_damaged(self.folder.parent, PART, self.damaged)
@@ -302,11 +298,15 @@ class KeywordIndex:
         return len(distinct), _read(self, read)
 
     def num_docs(self) -> int:
+        """The documents in the index; 0 when it cannot be read (it is then marked damaged)."""
         def read() -> int:
             self.index.reload()
             return int(self.index.searcher().num_docs)
 
-        return _read(self, read)
+        try:
+            return _read(self, read)
+        except KeywordDamaged:
+            return 0
 
     def search(
         self,
