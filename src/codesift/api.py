@@ -24,6 +24,7 @@ from codesift.qdrant.backend import open_backend, retrievers as qdrant_retriever
 from codesift.qdrant.reader import open_remote
 from codesift.rank.learned import reranker_status
 from codesift.search.run import MODES, SearchParams, SearchResponse
+from codesift.store.derived import repairs
 from codesift.store.keyword import KeywordIndex
 from codesift.store.lock import IndexBusy, WriteLock
 from codesift.store.health import open_meta, repaired
@@ -149,12 +150,22 @@ class Index:
     def _keyword_index(self) -> KeywordIndex | None:
         """The keyword index, rebuilt first if a writer died mid-update (a live writer is left alone); None
         for a Qdrant reader."""
-        if self.store.get_meta("keyword_dirty", "0") != "0":
+        dirty = self.store.get_meta("keyword_dirty", "0") != "0"
+        check = not dirty and self.keyword is not None and not self.__dict__.get("_keyword_checked")
+        if dirty or check:
             try:
                 with WriteLock(self.folder, 0):
+                    # Once a process, with no writer about: its documents are then SQLite's chunks, one each.
+                    self._keyword_checked = True
+                    if check and self.keyword.check_count(self.store.chunk_count()):
+                        self.store.set_meta("keyword_dirty", "1")
+                        self.store.commit()
                     self.indexer.ensure_keyword_consistent()
             except IndexBusy:
                 pass  # another process is updating right now: it will leave the index consistent
+            except PermissionError:
+                if dirty:
+                    raise  # a read-only index: only the check is left out
         return self.keyword
 
     def _declared(self, query: ParsedQuery) -> tuple[str, frozenset[tuple[str, int]]]:
@@ -451,6 +462,8 @@ class Index:
             status["embedding_fix"] = self.dense.error.fix
         status["embedding"] = describe_embedding(status)
         status["backend"] = self.config.backend
+        if self.remote is None and (repaired := repairs(self.folder)):  # derived parts rebuilt from SQLite
+            status["repaired"] = repaired
         status["reranker"] = reranker_status(self.config.rank.learned_rerank)
         if self.qdrant is not None:  # where the search indexes live (never the API key)
             status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}

@@ -26,7 +26,7 @@ from codesift.search.dense import DenseSide
 from codesift.search.notes import query_notes
 from codesift.search.retrieve import KeywordRetriever, Retriever, VectorRetriever
 from codesift.search.run import Filters, SearchParams, SearchResponse, run_search
-from codesift.store.keyword import KeywordIndex
+from codesift.store.keyword import KeywordDamaged, KeywordIndex
 from codesift.store.sqlite import MetaStore
 
 Declared = Callable[[ParsedQuery], tuple[str, frozenset[tuple[str, int]]]]
@@ -51,11 +51,45 @@ class SearchEngine:
     def search(self, query: ParsedQuery, filters: Filters, *, limit: int, offset: int, mode: str,
                threshold: float | None, notes: list[str]) -> SearchResponse:
         """Hybrid, keyword or semantic results ``offset`` to ``offset + limit``; degrades to keyword-only and
-        says so. ``notes`` (about the filters) open the response's notes."""
+        says so. ``notes`` (about the filters) open the response's notes.
+
+        A keyword index found damaged is marked for a rebuild from SQLite and the search runs again (the
+        keyword index is rebuilt first when this process can take the write lock); while it stays damaged the
+        search answers from the vectors alone, or with nothing, and says so."""
+        keyword = self.keyword()
+        try:
+            if keyword is None or keyword.damaged is None:
+                return self._search(query, filters, limit=limit, offset=offset, mode=mode, threshold=threshold,
+                                    notes=notes, keyword=keyword)
+        except KeywordDamaged:
+            pass
+        if self.store.get_meta("keyword_dirty", "0") == "0":
+            self.store.set_meta("keyword_dirty", "1")  # the next writer (or search) rebuilds it from SQLite
+            self.store.commit()
+        keyword = self.keyword()
+        try:
+            if keyword is not None and keyword.damaged is None:
+                return self._search(query, filters, limit=limit, offset=offset, mode=mode, threshold=threshold,
+                                    notes=notes, keyword=keyword)
+        except KeywordDamaged:
+            pass
+        damage = keyword.damaged if keyword is not None else None
+        semantic = mode != "keyword" and self.dense.embedder() is not None
+        response = SearchResponse(query=query.text, mode=mode)
+        if semantic:
+            response = self._search(query, filters, limit=limit, offset=offset, mode="semantic", threshold=threshold,
+                                    notes=notes, keyword=None)
+        response.notes.append(
+            f"the keyword index is damaged ({damage}): "
+            + ("semantic results only" if semantic else "no keyword results (not a sign that nothing matches)")
+            + "; it is rebuilt from SQLite by the next search or `codesift index`")
+        return response
+
+    def _search(self, query: ParsedQuery, filters: Filters, *, limit: int, offset: int, mode: str,
+                threshold: float | None, notes: list[str], keyword: KeywordIndex | None) -> SearchResponse:
         config = self.config
         response = SearchResponse(query=query.text, mode=mode)
         response.notes.extend(notes)
-        keyword = self.keyword()
         holds = keyword.holds if keyword is not None else None  # a reader has no keyword index here
         response.notes.extend(query_notes(self.store, query, holds))
         vectors = pending = early = None
@@ -97,10 +131,11 @@ class SearchEngine:
             retrievers, unsupported = self.remote(params, query_vector if pending is not None else None)
             response.notes.extend(unsupported)
         else:
-            assert keyword is not None  # the embedded store always has its keyword index
             vector_retriever = early if early is not None else (
                 VectorRetriever(vectors, self.store) if vectors is not None else None)
-            retrievers = (KeywordRetriever.for_params(keyword, params), vector_retriever)
+            # No keyword index (found damaged): the semantic side alone, which never asks the keyword one.
+            retrievers = (KeywordRetriever.for_params(keyword, params) if keyword is not None else _NoKeywords(),
+                          vector_retriever)
         response.results = run_search(self.store, *retrievers, query_vector, query, params)[offset:]
         response.best_cosine = params.best_cosine
         if keyword is not None:
@@ -163,3 +198,10 @@ class SearchEngine:
         response.embedding_status = "keyword_only"
         reason = self.dense.error.reason if self.dense.error else "unavailable"
         response.notes.append(f"semantic search unavailable ({reason}): keyword results only")
+
+
+class _NoKeywords:
+    """The keyword retriever when the keyword index cannot be read: no hits."""
+
+    def search(self, query: str | np.ndarray, limit: int, filters: Filters) -> list[tuple[int, float]]:
+        return []

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 import tantivy
 
+from codesift.store.derived import damage_of, is_panic, mark_damaged, mark_repaired
 from codesift.text.punctuation import literal_terms
 from codesift.text.recursion import recursion_terms
 from codesift.text.tokens import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
@@ -47,6 +48,26 @@ PREFIX_TERMS = 8  # completions kept per field, the most frequent first
 PREFIX_WEIGHT = 0.5  # a completion's term score counts this much of an exact term's
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 Clause = tuple[tantivy.Occur, tantivy.Query]  # one clause of a boolean query
+PART = "keyword"  # the marker files' name (store.derived)
+T = TypeVar("T")
+
+
+class KeywordDamaged(Exception):
+    """The keyword index could not be read (a damaged segment): the search answers without it, and the
+    next writer rebuilds it from SQLite."""
+
+
+def _read(index: KeywordIndex, fn: Callable[[], T]) -> T:
+    """``fn()``, reading the index: a tantivy error (``ValueError``, ``OSError``) or a Rust panic there
+    marks the index damaged and raises :class:`KeywordDamaged`. Interrupts pass through."""
+    try:
+        return fn()
+    except (ValueError, OSError) as exc:
+        raise index.damage(exc) from exc
+    except BaseException as exc:
+        if is_panic(exc):
+            raise index.damage(exc) from exc
+        raise
 
 
 @dataclass(slots=True, frozen=True)
@@ -156,16 +177,55 @@ class KeywordIndex:
         folder.mkdir(parents=True, exist_ok=True)
         self.schema = _schema()
         self.recreated = False  # True when an unreadable/older index was replaced by an empty one
+        self.damaged: str | None = None  # why this index is unreadable (found here or by another process)
+        self.repairing: str | None = None  # the damage the rebuild under way repairs
+        self._writer: tantivy.IndexWriter | None = None
+        # Found by an earlier search: the owner rebuilds it under the write lock (clear() resets the folder), as a
+        # writer may be at work in it now; until then searches answer without it.
+        self.damaged = damage_of(folder.parent, PART)
         try:
             self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
-        except ValueError:
-            # An index from an older schema: the keyword index is derived data, so start afresh and
-            # let the owner refill it from SQLite.
-            shutil.rmtree(folder)
-            folder.mkdir(parents=True)
-            self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
-            self.recreated = True
-        self._writer: tantivy.IndexWriter | None = None
+        except ValueError as exc:
+            # An index from an older schema, or damaged (tantivy checks each file's footer): the keyword
+            # index is derived data, so start afresh and let the owner refill it from SQLite.
+            self.index = self._fresh(None if "schema" in str(exc).lower() else _reason(exc))
+        except BaseException as exc:
+            if not is_panic(exc):
+                raise
+            self.index = self._fresh(_reason(exc))  # a segment tantivy panics on while opening it
+
+    def _fresh(self, damage: str | None) -> tantivy.Index:
+        """An empty index in place of the one in the folder (deleted: it is rebuilt from SQLite)."""
+        self._writer = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.recreated = True
+        self.damaged = None
+        if damage is not None:
+            self.repairing = damage
+            mark_damaged(self.folder.parent, PART, damage)  # kept until the rebuild is committed
+        return tantivy.Index(self.schema, path=str(self.folder), reuse=True)
+
+    def damage(self, exc: BaseException) -> KeywordDamaged:
+        """Record that reading the index failed with ``exc``; the error to raise."""
+        if self.damaged is None:
+            self.damaged = _reason(exc)
+            mark_damaged(self.folder.parent, PART, self.damaged)
+        return KeywordDamaged(self.damaged)
+
+    def check_count(self, chunks: int) -> bool:
+        """Whether the index is damaged, told by its opening and its document count beside SQLite's ``chunks``
+        (asked with no writer about: then every chunk has its document). A damaged index is marked so."""
+        docs = self.num_docs()
+        if docs != chunks and self.damaged is None:
+            self.damaged = f"it holds {docs:,} documents for {chunks:,} chunks"
+            mark_damaged(self.folder.parent, PART, self.damaged)
+        return self.damaged is not None
+
+    def reset(self) -> None:
+        """Replace a damaged index with an empty one now (the caller refills it from SQLite)."""
+        if self.damaged is not None:
+            self.index = self._fresh(self.damaged)
 
     # -- writing --------------------------------------------------------------------------------
     def _w(self) -> tantivy.IndexWriter:
@@ -178,6 +238,8 @@ class KeywordIndex:
         self._w().delete_documents_by_query(tantivy.Query.term_query(self.schema, "file_id", file_id))
 
     def clear(self) -> None:
+        if self.damaged is not None:  # its segments cannot be read, so not merged or deleted either
+            self.reset()
         self._w().delete_all_documents()
 
     def add(self, doc: KeywordDoc) -> None:
@@ -205,6 +267,9 @@ class KeywordIndex:
             if final:
                 self._writer.wait_merging_threads()
                 self._writer = None
+                if self.repairing is not None:  # the rebuild from SQLite is committed
+                    mark_repaired(self.folder.parent, PART, self.repairing, "rebuilt from SQLite")
+                    self.repairing = None
         self.index.reload()
 
     def rollback(self) -> None:
@@ -215,19 +280,33 @@ class KeywordIndex:
     # -- reading --------------------------------------------------------------------------------
     def holds(self, text: str) -> bool:
         """Whether any indexed chunk holds one of the index terms of ``text`` in a text field."""
-        searcher = self.index.searcher()
-        return any(searcher.doc_freq(f, t) for t in tokenize(text) for f in TEXT_FIELDS)
+        def read() -> bool:
+            searcher = self.index.searcher()
+            return any(searcher.doc_freq(f, t) for t in tokenize(text) for f in TEXT_FIELDS)
+
+        return _read(self, read)
 
     def held_terms(self, terms: Iterable[str]) -> tuple[int, int]:
         """How many distinct index ``terms`` there are (a query's, already tokenized), and how many of them some
         indexed chunk holds in a text field."""
-        searcher = self.index.searcher()
         distinct = set(terms)
-        return len(distinct), sum(any(searcher.doc_freq(f, t) for f in TEXT_FIELDS) for t in distinct)
+
+        def read() -> int:
+            searcher = self.index.searcher()
+            return sum(any(searcher.doc_freq(f, t) for f in TEXT_FIELDS) for t in distinct)
+
+        return len(distinct), _read(self, read)
 
     def num_docs(self) -> int:
-        self.index.reload()
-        return self.index.searcher().num_docs
+        """The documents in the index; 0 when it cannot be read (it is then marked damaged)."""
+        def read() -> int:
+            self.index.reload()
+            return int(self.index.searcher().num_docs)
+
+        try:
+            return _read(self, read)
+        except KeywordDamaged:
+            return 0
 
     def search(
         self,
@@ -259,8 +338,8 @@ class KeywordIndex:
         if not terms:
             return []
         occur, Q = tantivy.Occur, tantivy.Query
-        searcher = self.index.searcher()
-        completions = self._completions(searcher, query) if prefix else {}
+        searcher = _read(self, self.index.searcher)
+        completions = _read(self, lambda: self._completions(searcher, query)) if prefix else {}
 
         def per_field(term: str, weight: float = 1.0) -> list[Clause]:
             return [(occur.Should, Q.boost_query(Q.term_query(self.schema, f, term), FIELD_BOOSTS[f] * weight))
@@ -293,11 +372,12 @@ class KeywordIndex:
         out: list[tuple[int, float]] = []
         if and_first and len(groups) > 1:
             every = [(occur.Must, g) for g in groups] + [(occur.Should, g) for g in widen]
-            out = self._run(searcher, every + raise_ + bonus + filters, limit)
+            out = _read(self, lambda: self._run(searcher, every + raise_ + bonus + filters, limit))
         if len(out) < limit:
             seen = {cid for cid, _ in out}
             any_term = (occur.Must, Q.boolean_query([(occur.Should, g) for g in groups + widen]))
-            out += [h for h in self._run(searcher, [any_term] + raise_ + bonus + filters, limit) if h[0] not in seen]
+            hits = _read(self, lambda: self._run(searcher, [any_term] + raise_ + bonus + filters, limit))
+            out += [h for h in hits if h[0] not in seen]
         return out[:limit]
 
     def _near_queries(self, query: str, weight: float) -> list[tantivy.Query]:
@@ -334,10 +414,17 @@ class KeywordIndex:
         if not hits:
             return []
         # ``id`` is an integer fast field that every document has: never a float, a bool or None.
-        ids = cast("list[int]", searcher.fast_field_values("id", [addr for _, addr in hits]))
+        ids = cast("list[int | None]", searcher.fast_field_values("id", [addr for _, addr in hits]))
+        if None in ids:  # a damaged fast-field file
+            raise ValueError("a document without its id (damaged fast fields)")
         # Segments are searched in parallel: equal scores come back in any order. Ties go by id, so the
         # same query always ranks the same way.
-        return sorted(((int(i), float(score)) for (score, _), i in zip(hits, ids)), key=lambda h: (-h[1], h[0]))
+        return sorted(((int(cast("int", i)), float(score)) for (score, _), i in zip(hits, ids)),
+                      key=lambda h: (-h[1], h[0]))
+
+
+def _reason(exc: BaseException) -> str:
+    return f"{'tantivy panicked' if is_panic(exc) else type(exc).__name__}: {exc}"[:300]
 
 
 def near_units(query: str) -> list[str]:
