@@ -88,7 +88,7 @@ def test_index_repairs_a_damaged_database(built, kind: str) -> None:
     assert len(kept) == 1 and str(kept[0]) in result.output
     status = json.loads(run_cli("status", "--json", cwd=repo).output)
     assert status["symbols"] == symbols
-    assert status["repaired"] and "meta.db" in status["repaired"][0]
+    assert "meta.db.damaged-" in status["repaired"]["database"]["repaired"]
     plain = run_cli("status", cwd=repo).output.splitlines()
     assert any(ln.startswith("repaired") and "meta.db.damaged-" in ln for ln in plain), plain
     assert _top(run_cli("search", "--no-update", NAME, cwd=repo).output) == top

@@ -5,7 +5,7 @@ import sqlite3
 from codesift import Index
 from codesift.parse.references import Reference
 from codesift.store import refs
-from codesift.store.sqlite import SCHEMA_VERSION
+from codesift.store.schema import SCHEMA_VERSION
 
 
 def test_pack_groups_by_name_and_sites_come_back_in_path_line_order():

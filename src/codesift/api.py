@@ -27,8 +27,10 @@ from codesift.search.run import MODES, SearchParams, SearchResponse
 from codesift.store.derived import repairs
 from codesift.store.keyword import KeywordIndex
 from codesift.store.lock import IndexBusy, WriteLock
-from codesift.store.health import open_meta, repaired
-from codesift.store.sqlite import SCHEMA_VERSION, IndexDamaged, MetaStore  # noqa: F401 - IndexDamaged re-exported
+from codesift.store.health import open_meta, repaired as database_repairs
+from codesift.store.damage import IndexDamaged  # noqa: F401 - re-exported
+from codesift.store.schema import SCHEMA_VERSION
+from codesift.store.sqlite import MetaStore
 from codesift.store.vectors import DenseIndex
 from codesift.indexing.sources import Sources, services_to_update
 from codesift.search.filters import check_path_in_services
@@ -462,13 +464,16 @@ class Index:
             status["embedding_fix"] = self.dense.error.fix
         status["embedding"] = describe_embedding(status)
         status["backend"] = self.config.backend
-        if self.remote is None and (repaired := repairs(self.folder)):  # derived parts rebuilt from SQLite
+        # Parts rebuilt after damage: the derived ones from SQLite (store/derived.py), the database from the
+        # tree (store/health.py); part → {reason, repaired, …}.
+        repaired = repairs(self.folder) if self.remote is None else {}
+        if self.remote is None and (notes := database_repairs(self.store)):
+            repaired["database"] = {"part": "database", "repaired": "; ".join(notes)}
+        if repaired:
             status["repaired"] = repaired
         status["reranker"] = reranker_status(self.config.rank.learned_rerank)
         if self.qdrant is not None:  # where the search indexes live (never the API key)
             status["qdrant"] = {"url": self.qdrant.url, "collection": self.qdrant.name, "service": self.qdrant.service}
         if self.remote is not None:
             status.update(self.remote.status())
-        elif fixed := repaired(self.store):  # the database was damaged and rebuilt (store/health.py)
-            status["repaired"] = fixed
         return status

@@ -20,7 +20,8 @@ class _Group(click.Group):
         from codesift.config.settings import ConfigError
         from codesift.qdrant.collection import QdrantMissing, QdrantUnavailable
         from codesift.errors import CodesiftError
-        from codesift.store.sqlite import IndexDamaged, StoreError, is_damage
+        from codesift.store.damage import IndexDamaged, is_damage
+        from codesift.store.sqlite import StoreError
 
         try:
             return super().invoke(ctx)

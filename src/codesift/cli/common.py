@@ -124,7 +124,8 @@ def refreshed(idx, root: str | None, **update: object):  # noqa: ANN201 - a code
     """``idx`` after ``idx.update(lock_timeout=0, **update)``; when the update reads a damaged page the open did not,
     the index reopened with every page read (so the damaged file is set aside and rebuilt, said on stderr) and
     updated again. Raises IndexBusy as ``update`` does."""
-    from codesift.store.sqlite import IndexDamaged, StoreError, is_damage
+    from codesift.store.damage import IndexDamaged, is_damage
+    from codesift.store.sqlite import StoreError
 
     try:
         idx.update(lock_timeout=0, **update)

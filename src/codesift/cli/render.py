@@ -87,7 +87,9 @@ def print_status(info: dict, console: Console | None = None) -> None:
         rows.append(("grammars", grammar_errors_text(info["grammar_errors"])))
     if info.get("text_windows"):
         rows.append(("as windows", text_windows_text(info["text_windows"])))
-    rows += [("repaired", note) for note in info.get("repaired") or []]  # a damaged database rebuilt from the tree
+    for part, record in (info.get("repaired") or {}).items():  # parts rebuilt after damage, or still damaged
+        done = record.get("repaired") or f"damaged: {record.get('damaged')}"
+        rows.append(("repaired", f"{part}: {done}"))
     if not console.is_terminal:  # piped: plain aligned lines, no cell padding to trail every row
         for key, value in rows:
             console.print(f"{key:<12} {value}", markup=False, highlight=False)

@@ -23,7 +23,9 @@ def index_health(root: Path, config: Config, would_index: list[str]) -> dict[str
     """The existing index of ``root``: ``{exists: False}`` when there is none (nothing is created)."""
     from codesift.api import Index, IndexMismatchError
     from codesift.indexing.indexer import QUARANTINE_AFTER
-    from codesift.store.sqlite import SCHEMA_VERSION, IndexDamaged, MetaStore
+    from codesift.store.damage import IndexDamaged
+    from codesift.store.schema import SCHEMA_VERSION
+    from codesift.store.sqlite import MetaStore
 
     folder = _folder(root, config)
     if not (folder / "meta.db").is_file():

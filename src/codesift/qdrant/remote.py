@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from codesift.store import mirror, names
-from codesift.store.sqlite import SCHEMA_VERSION, MetaStore
+from codesift.store.schema import SCHEMA_VERSION
+from codesift.store.sqlite import MetaStore
 
 # What a reader asks of every point (not the terms, lengths and signatures the sync keeps for itself).
 READ_FIELDS = ("service", "path", "language", "kind", "name", "qualified_name", "parent", "start_line", "end_line",

@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 from codesift.store.lock import IndexBusy, WriteLock
-from codesift.store.sqlite import IndexDamaged, MetaStore, set_aside
+from codesift.store.damage import IndexDamaged, set_aside
+from codesift.store.sqlite import MetaStore
 
 DB_NAME = "meta.db"
 REPAIRED_KEY = "repaired"  # meta key: what was repaired, a JSON list of lines (Index.status()'s ``repaired``)

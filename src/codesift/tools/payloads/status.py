@@ -59,7 +59,8 @@ class IndexStatus(TypedDict, total=False):
     reranker: str  # ok, off or unavailable: <why>
     qdrant: QdrantInfo
     mode: str  # a Qdrant reader: "reader"
-    repaired: list[str]  # the index was rebuilt from the tree: what was damaged and where it was kept
+    # parts rebuilt after damage (keyword, vectors from SQLite; database from the tree) or still damaged
+    repaired: dict[str, dict[str, object]]
     background: str  # the MCP server: its background work
     embedding_rate: float  # the MCP server, while embedding: chunks per second
     embedding_eta_s: int
