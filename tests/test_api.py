@@ -248,7 +248,7 @@ def test_status_reports_counts_languages_and_skips(index, repo):
 
 
 def test_failing_file_is_quarantined_after_repeated_failures(keyword_index, repo, monkeypatch):
-    from codesift.indexing import indexer
+    from codesift.indexing import indexer, prepare
 
     bad = repo / "src/http/broken.py"
     bad.write_text("def broken():\n    pass\n")
@@ -258,8 +258,8 @@ def test_failing_file_is_quarantined_after_repeated_failures(keyword_index, repo
             raise RuntimeError("parser exploded")
         return real(path, data)
 
-    real = indexer.parse_file
-    monkeypatch.setattr(indexer, "parse_file", boom)
+    real = prepare.parse_file
+    monkeypatch.setattr(prepare, "parse_file", boom)
     for attempt in range(indexer.QUARANTINE_AFTER):
         stats = keyword_index.update()
         assert stats.warnings.get("parse_error") == 1, attempt
@@ -269,7 +269,7 @@ def test_failing_file_is_quarantined_after_repeated_failures(keyword_index, repo
     quarantined = status["quarantined"]
     assert "src/http/broken.py" in quarantined and "parser exploded" in quarantined["src/http/broken.py"]
     bad.write_text("def broken_fixed():\n    pass\n")  # a changed file is tried again
-    monkeypatch.setattr(indexer, "parse_file", real)
+    monkeypatch.setattr(prepare, "parse_file", real)
     keyword_index.update()
     assert keyword_index.find_symbol("broken_fixed", exact=True)
     assert keyword_index.status()["quarantined"] == {}
@@ -405,7 +405,7 @@ def test_embed_windows_off_embeds_chunks_only(repo):
 
 
 def test_only_definitions_outside_tests_and_examples_get_window_vectors(tmp_path):
-    from codesift.indexing.indexer import prepare_file
+    from codesift.indexing.prepare import prepare_file
 
     body = "def run_all(state):\n" + "".join(f"    state.value_{i} = compute_{i}(state.input_{i})\n" for i in range(60))
     for rel, windows in (("src/pipeline.py", True), ("tests/test_pipeline.py", False), ("examples/demo.py", False)):

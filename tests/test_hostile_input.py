@@ -25,7 +25,7 @@ from unittest import mock
 import pytest
 
 from codesift import Index
-from codesift.indexing import indexer
+from codesift.indexing import indexer, prepare
 from codesift.config.settings import Config
 from codesift.indexing.indexer import QUARANTINE_AFTER, UpdateStats
 
@@ -310,8 +310,8 @@ def test_sparse_50mb_file_is_skipped_without_reading_it(tmp_path: Path) -> None:
         fh.truncate(BIG_FILE)
     (root / "small.py").write_text("def small_fn():\n    pass\n")
     reads: list[str] = []
-    real = indexer.read_source
-    with mock.patch.object(indexer, "read_source", lambda p: reads.append(p) or real(p)), \
+    real = prepare.read_source
+    with mock.patch.object(prepare, "read_source", lambda p: reads.append(p) or real(p)), \
             Index(root, config=KEYWORD_ONLY) as idx:
         t0 = time.perf_counter()
         stats = idx.update()
@@ -384,14 +384,14 @@ def scenario_unreadable_directory(tmp: Path) -> tuple[str, str, str]:
 
 def scenario_unreadable_when_read(tmp: Path) -> tuple[str, str, str]:
     root = _small_tree(tmp / "read", "secret.py")
-    real = indexer.read_source
+    real = prepare.read_source
 
     def fake(path: str) -> bytes:
         if path.endswith("secret.py"):
             raise PermissionError(13, "Permission denied", path)
         return real(path)
 
-    with mock.patch.object(indexer, "read_source", fake), Index(root, config=KEYWORD_ONLY) as idx:
+    with mock.patch.object(prepare, "read_source", fake), Index(root, config=KEYWORD_ONLY) as idx:
         observed = _summary(idx, idx.update(), "secret.py")
         for _ in range(QUARANTINE_AFTER - 1):
             idx.update()

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 # 18: a short punctuation literal's names join the body's keyword terms (``'`'`` → ``backtick``).
 # 19: a definition that calls itself gets ``recursive recursively recursion recurse recurs``.
 # 20: a chunk longer than the model's window records its further windows' text hashes (store/windows.py).
-# 21: not in tests' and examples' files (indexer.windowed).
+# 21: not in tests' and examples' files (indexing.prepare.windowed).
 # 22: definitions only (not documentation sections, text windows or module code).
 # 23: a file with an enormous line is parsed unless its definitions begin on such lines (a minified bundle).
 PARSER_VERSION = "23"

@@ -95,7 +95,7 @@ class RankSettings:
     # is high by chance alone, and short answers lost to long functions (short-answer set 0.597 -> 0.561 held out
     # at 0). The re-ranker retrained per value, held out by repository (train/reranker.py loco) over
     # 0/0.01/0.02/0.03/0.04/0.06: 0.03 chosen in 30 of 30 folds (mean over the other 29 corpora); again over
-    # 0/0.02/0.03/0.04 with windows for definitions outside tests and examples only (indexer.windowed): 0.03 in
+    # 0/0.02/0.03/0.04 with windows for definitions outside tests and examples only (indexing.prepare.windowed): 0.03 in
     # 30 of 30. Five-set held-out mean without windows 0.7502, with them 0.7595 (hand-written 0.9066 -> 0.9143,
     # dev 0.8312 -> 0.8422, terse 0.7337 -> 0.7515, docstring 0.6821 -> 0.6856, short 0.5972 -> 0.6038).
     window_margin: float = 0.03

@@ -89,7 +89,7 @@ def _store_seconds(prepared: list[tuple[SourceFile, object]]) -> tuple[float, in
 def estimate(files: list[SourceFile], language_of: Callable[[str], str], config: Config, *,
              time_model: bool) -> dict[str, object]:
     """Chunks per language, index time and embedding time for ``files`` (see the module docstring)."""
-    from codesift.indexing.indexer import prepare_file, windowed
+    from codesift.indexing.prepare import prepare_file, windowed
     from codesift.indexing.workers import POOL_MIN_FILES, usable_cpus
     from codesift.text.model_input import embed_text, window_texts
 

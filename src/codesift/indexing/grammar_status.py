@@ -1,6 +1,6 @@
 """Grammar load failures, made visible: a language whose tree-sitter grammar does not load is indexed as
 plain line windows (no symbols, no references). The parse runs in worker processes, so each file's result
-carries the failure back (``indexer.Prepared.grammar_error``); the indexer marks such files
+carries the failure back (``indexing.prepare.Prepared.grammar_error``); the indexer marks such files
 (``files.warning = 'grammar_failed'``), keeps the error text per language in the meta key
 ``grammar_errors``, and re-parses those files once the grammar loads again. ``status`` shows them.
 """
