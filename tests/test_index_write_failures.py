@@ -241,3 +241,21 @@ def test_a_writer_whose_folder_is_deleted_stops_with_one_line(tmp_path: Path, re
     assert snapshot(root) == snapshot(ref)  # a whole index: every file, chunk and reference
     assert json.loads(final.stdout)["symbols"] == json.loads(
         codesift("status", str(ref), "--json", env=child_env()).stdout)["symbols"]
+
+
+def test_read_commands_answer_from_the_index_as_it_is_when_their_refresh_cannot_write(
+        keyword_index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from codesift.api import Index
+    from codesift.cli import main
+
+    def full(self: Index, **kwargs: object) -> None:
+        raise IndexWriteError("could not write the index: no space left on device")
+
+    monkeypatch.setattr(Index, "update", full)
+    for args in (["symbol", "rebuild_auth"], ["search", "rebuild_auth"]):
+        result = CliRunner().invoke(main, [*args, "--root", str(keyword_index.root)])
+        assert result.exit_code == 0 and result.exception is None, (args, result.output)
+        assert "note: could not write the index: no space left on device" in result.stderr, args
+        assert "rebuild_auth" in result.stdout, args

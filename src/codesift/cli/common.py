@@ -109,7 +109,7 @@ def open_index(root: str | None, *, for_search: bool = False, create: bool = Tru
 def fresh_index(root: str | None, no_update: bool):
     """The index for a read command, brought up to date first unless ``no_update`` (keyword side only;
     with ``no_update`` nothing is created either)."""
-    from codesift.store.lock import IndexBusy
+    from codesift.store.lock import IndexBusy, IndexWriteError
 
     idx = open_index(root, for_search=True, create=not no_update)
     if not no_update:
@@ -117,6 +117,8 @@ def fresh_index(root: str | None, no_update: bool):
             idx = refreshed(idx, root, embed=False)
         except IndexBusy:
             click.echo("note: another process is updating the index; using it as it is", err=True)
+        except IndexWriteError as exc:  # a full disk: the index as it was still answers
+            click.echo(f"note: {exc}", err=True)
     return idx
 
 
