@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -63,6 +62,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         shutil.rmtree(folder, ignore_errors=True)
     from codesift.errors import CodesiftError
     from codesift.store.lock import IndexBusy, IndexWriteError
+    from codesift.store.sqlite import StoreError
 
     idx = open_index(str(target), reader=False, check=True)  # every page read: damage a search never reads too
     if rebuild and idx.qdrant is not None:
@@ -91,7 +91,7 @@ def index(path: str | None, rebuild: bool, no_embed: bool, quiet: bool, as_json:
         fail(str(exc), 1)
     except CodesiftError as exc:  # a service that cannot be read (missing folder, unknown ref, no git)
         fail(str(exc))
-    except (OSError, sqlite3.Error) as exc:  # a write past the indexer's (vectors, pruning): the same one line
+    except (OSError, StoreError) as exc:  # a write past the indexer's (vectors, pruning): the same one line
         from codesift.store.lock import write_failure
 
         failure = write_failure(exc, idx.folder)

@@ -6,7 +6,6 @@ resumable batches keyed by a hash of the embedded text, so an unchanged chunk is
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -35,14 +34,14 @@ from codesift.store.cache import EMBEDDINGS_FILE, EmbeddingCache
 from codesift.store.keyword import KeywordDoc, KeywordIndex
 from codesift.store.lock import IndexRemoved, IndexWriteError, check_held, folder_bytes, write_failure
 from codesift.store.records import ChunkRecord
-from codesift.store.sqlite import FileRow, MetaStore
+from codesift.store.sqlite import FileRow, MetaStore, StoreError
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 FILE_BATCH = 200
 QUARANTINE_AFTER = 3  # failures in a row, with the file unchanged, before it is no longer retried
 INDEX_PER_SOURCE_BYTE = 8.0  # index bytes per source byte (keyword side; measured ~8 on a small Python/JS/Go tree),
 # for the space a failed write says it needs, while the index is too small to measure its own
-WRITE_ERRORS = (OSError, sqlite3.Error, ValueError)  # what a failed write raises (``store.lock.write_failure``)
+WRITE_ERRORS = (OSError, StoreError, ValueError)  # what a failed write raises (``store.lock.write_failure``)
 
 
 @dataclass(slots=True)
@@ -244,8 +243,8 @@ class Indexer:
         if failure is None:
             return exc
         try:
-            self.store.db.rollback()
-        except sqlite3.Error:
+            self.store.rollback()
+        except StoreError:
             pass
         if isinstance(failure, IndexRemoved):
             return failure  # nothing more is written: the folder may be another writer's new index by now
@@ -259,10 +258,10 @@ class Indexer:
                 self.store.bump("generation")
                 self.store.bump("files_generation")
                 self.store.commit()
-            except sqlite3.Error:  # no room even for that: the next run rebuilds the keyword index
+            except StoreError:  # no room even for that: the next run rebuilds the keyword index
                 try:
-                    self.store.db.rollback()
-                except sqlite3.Error:
+                    self.store.rollback()
+                except StoreError:
                     pass
         return failure
 

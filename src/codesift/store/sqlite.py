@@ -146,6 +146,10 @@ class MetaStore(ReadQueries):
     def commit(self) -> None:
         self.db.commit()
 
+    def rollback(self) -> None:
+        """Drop what this connection wrote since its last commit (a failed write's batch)."""
+        self.db.rollback()
+
     # -- settings -------------------------------------------------------------------------------
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
