@@ -1,17 +1,20 @@
 """Run the reliability scenarios of the test suite and print them as one table for the team's notes.
 
-    python bench/reliability/reliability.py [--no-crash] [--no-embed] [--record]
+    python bench/reliability/reliability.py [--no-crash] [--no-embed] [--only GROUP ...] [--record]
 
 The cases are the ones ``tests/test_hostile_input.py``, ``tests/test_query_fuzz.py`` and
 ``tests/test_crash_safety.py`` assert (imported from there, so the two never drift apart): a generated
 hostile corpus, failure scenarios, hostile queries in every mode, SIGKILLed index runs, a reader and a
-second writer next to a running index, and the known bugs the tests mark as expected failures. Unlike the
+second writer next to a running index, the known bugs the tests mark as expected failures, and (issue 45,
+``tests/test_damaged_db.py``, ``test_derived_damage.py``, ``test_index_write_failures.py``) a damaged meta.db,
+keyword index file or vector snapshot file, a full disk and the index folder deleted mid-run. Unlike the
 tests, the second writer here waits the real default (10 s) before it gives up. Prints
 ``| case | expected | observed |``, one row per case, then how many rows differ.
 
-``--no-crash`` skips the subprocess scenarios (SIGKILL, concurrency); ``--no-embed`` runs keyword-only
-(no model load). Takes about a minute on 2 cores with everything on. ``--record`` keeps the counts of the last
-line in bench/results.jsonl.
+``--no-crash`` skips the subprocess scenarios (SIGKILL, concurrency, damage); ``--no-embed`` runs keyword-only
+(no model load); ``--only GROUP`` (repeatable: corpus, scenarios, queries, crash, damage) runs only those groups.
+Takes about a minute on 2 cores with everything on, plus about 90 s for the damage group. ``--record`` keeps the
+counts of the last line in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -19,7 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import contextlib
+import io
 import random
+import resource
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -42,8 +50,13 @@ crash = common.tests_module("test_crash_safety")
 hostile = common.tests_module("test_hostile_input")
 queries = common.tests_module("test_query_fuzz")
 write_repo = common.tests_module("conftest").write_repo
+damaged_db = common.tests_module("test_damaged_db")
+derived = common.tests_module("test_derived_damage")
+writes = common.tests_module("test_index_write_failures")
+vector_source = common.tests_module("test_store_vectors").Source
 
 Row = tuple[str, str, str]
+GROUPS = ("corpus", "scenarios", "queries", "crash", "damage")
 
 
 def safely(observe: Callable[[], str]) -> str:
@@ -307,10 +320,196 @@ def concurrency_rows(tmp: Path) -> list[Row]:
     return rows
 
 
+# --------------------------------------------------------------------------- damage (issue 45)
+HEALS = ("exit 0, {lines}, no traceback; then `codesift index`: exit 0, the clean build's symbol count and "
+         "top result")
+
+
+def said(proc: subprocess.CompletedProcess[str], about: str = "", at_most: bool = False) -> str:
+    """exit code, how many lines on stderr (only those containing `about`, as the tests count them: a run's
+    summary and notes are not counted), a traceback (Python's, or a Rust panic's) or not."""
+    n = len([ln for ln in proc.stderr.splitlines() if ln.strip() and about in ln])
+    lines = "at most one line" if at_most and n <= 1 else {0: "no line", 1: "one line"}.get(n, f"{n} lines")
+    tb = ("TRACEBACK" if "Traceback" in proc.stderr else
+          f"a Rust panic on stderr ({len(proc.stderr.splitlines())} lines)" if "panicked at" in proc.stderr
+          else "no traceback")
+    return f"exit {proc.returncode}, {lines}{f' saying {about!r}' if about else ''}, {tb}"
+
+
+def answer(root: Path) -> tuple[object, object]:
+    """(symbols, top result for damaged_db.NAME) through the CLI, as the tests compare them."""
+    env = crash.child_env()
+    status = crash.codesift("status", str(root), "--json", env=env)
+    found = crash.codesift("search", damaged_db.NAME, "--json", "--no-update", "--root", str(root), env=env)
+    symbols = json.loads(status.stdout)["symbols"] if status.returncode == 0 else f"status exit {status.returncode}"
+    top = json.loads(found.stdout)[:1] if found.returncode == 0 else f"search exit {found.returncode}"
+    return symbols, top and (top[0]["qualified_name"], top[0]["path"])
+
+
+def healed(first: subprocess.CompletedProcess[str], root: Path, clean: tuple[object, object],
+           at_most: bool = False) -> str:
+    """The first command's exit and lines saying 'damaged', then `codesift index` and the answers it leaves."""
+    final = crash.codesift("index", str(root), "-q", env=crash.child_env())
+    symbols, top = answer(root)
+    return (f"{said(first, 'damaged', at_most)}; then `codesift index`: exit {final.returncode}, "
+            + ("the clean build's symbol count" if symbols == clean[0] else f"{symbols} symbols (clean: {clean[0]})")
+            + (" and top result" if top == clean[1] else f" and top {top} (clean: {clean[1]})"))
+
+
+def restore(root: Path, clean_copy: Path) -> None:
+    shutil.rmtree(root / ".codesift", ignore_errors=True)
+    shutil.copytree(clean_copy, root / ".codesift")
+
+
+def damage_rows(tmp: Path) -> list[Row]:
+    """test_damaged_db, test_derived_damage and test_index_write_failures, through the CLI (no embedder)."""
+    rows: list[Row] = []
+    env = crash.child_env()
+    root = write_repo(tmp / "repo")
+    crash.codesift("index", str(root), "-q", env=env)
+    damaged_db._checkpointed(root)
+    clean = answer(root)
+    copy = tmp / "clean"
+    shutil.copytree(root / ".codesift", copy)
+    for kind in ("truncated", "zeroed", "zeroed-middle", "header"):  # meta.db: `codesift index` sets it aside
+        restore(root, copy)
+        damaged_db._damage(root / ".codesift" / "meta.db", kind)
+        first = crash.codesift("index", str(root), "-q", env=env)
+        rows.append((f"damage: meta.db {kind}, then `codesift index`",
+                     HEALS.format(lines="one line saying 'damaged'"),
+                     safely(lambda first=first: healed(first, root, clean))))
+    restore(root, copy)
+    files = [p.name for p in derived.keyword_files(root)]
+    for how in ("truncate", "zero", "garble", "inside"):  # each keyword index file: a search, then an index
+        expected = HEALS.format(lines="at most one line saying 'damaged'")
+        bad = []
+        for name in files:
+            restore(root, copy)
+            derived.damage(root / ".codesift" / "keyword" / name, how)
+            first = crash.codesift("search", derived.QUERY, "--json", "--root", str(root), env=env)
+            got = safely(lambda first=first: healed(first, root, clean, at_most=True))
+            if got != expected:
+                bad.append(f"{'*.' + name.rsplit('.', 1)[-1] if len(name) > 32 else name}: {got}")  # segment: *.ext
+        rows.append((f"damage: each of the {len(files)} keyword index files, {how}; `codesift search`",
+                     expected, "; ".join(bad) or expected))
+    for how in ("truncate", "zero", "garble", "inside"):
+        for hnsw in (False, True):
+            rows.append((f"damage: each vector snapshot file ({'HNSW' if hnsw else 'flat'}), {how}; loaded",
+                         "no traceback, at most one line, said once; the clean snapshot's top 5",
+                         safely(lambda how=how, hnsw=hnsw: vector_case(tmp / f"dense-{how}-{hnsw}", how, hnsw))))
+    rows.append(full_disk_row(tmp / "full"))
+    for rebuilt in (False, True):
+        rows.append(removed_row(tmp / f"removed-{rebuilt}", rebuilt))
+    return rows
+
+
+def vector_case(tmp: Path, how: str, hnsw: bool) -> str:
+    """test_derived_damage's vector snapshot case: every file of dense/ damaged in turn, then loaded."""
+    from codesift.store import vectors as vmod
+    from codesift.store.vectors import VectorIndex
+
+    threshold = vmod.HNSW_THRESHOLD
+    vmod.HNSW_THRESHOLD = 10 if hnsw else threshold
+    try:
+        src = vector_source(50)
+        clean = tmp / "clean" / "dense"
+        src.load(VectorIndex(clean, 8), 1)
+        query = src.vecs[107].astype("float32")
+        want = VectorIndex(clean, 8)
+        src.load(want, 1)
+        expected = [cid for cid, _ in want.search(query, 5)]
+        bad = []
+        for name in sorted(p.name for p in clean.iterdir()):
+            folder = tmp / f"{name}-{how}"
+            shutil.copytree(clean.parent, folder)
+            derived.damage(folder / "dense" / name, how, seed=3)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                index = VectorIndex(folder / "dense", 8)
+                src.load(index, 1)
+                got = [cid for cid, _ in index.search(query, 5)]
+                first = err.getvalue()
+                again = VectorIndex(folder / "dense", 8)
+                src.load(again, 1)
+            lines = len([ln for ln in first.splitlines() if ln.strip()])
+            if got != expected or lines > 1 or err.getvalue() != first or "Traceback" in first:
+                bad.append(f"{name}: top 5 {'==' if got == expected else '!='} clean, {lines} lines"
+                           + (", said again" if err.getvalue() != first else ""))
+        return "; ".join(bad) or "no traceback, at most one line, said once; the clean snapshot's top 5"
+    finally:
+        vmod.HNSW_THRESHOLD = threshold
+
+
+def full_disk_row(tmp: Path) -> Row:
+    """test_index_write_failures' full disk: `codesift index` under RLIMIT_FSIZE after 150 files were added."""
+    expected = ("exit 1, one line, no traceback; the index answers as before; with room again `codesift index`: "
+                "exit 0, before + 6000 symbols")
+    root = crash.make_corpus(tmp / "tree", 60)
+    env = crash.child_env()
+    crash.codesift("index", str(root), "-q", env=env)
+    before = writes.answers(root, env)
+    writes.add_files(root, 150)
+    limit = max(p.stat().st_size for p in (root / ".codesift").rglob("*") if p.is_file()) + 64 * 1024
+
+    def small_disk() -> None:  # as the test's: writes past `limit` bytes fail with EFBIG
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    full = subprocess.run([sys.executable, "-c", crash.CHILD, "index", str(root), "-q"], env=env, capture_output=True,
+                          text=True, timeout=120, preexec_fn=small_disk)
+    same = safely(lambda: "the index answers as before" if writes.answers(root, env) == before
+                  else "the index answers DIFFERENTLY")
+    again = crash.codesift("index", str(root), "--json", env=env)
+    symbols = json.loads(again.stdout)["symbols"] if again.returncode == 0 else None
+    return ("damage: a full disk (RLIMIT_FSIZE) during `codesift index`", expected,
+            f"{said(full)}; {same}; with room again `codesift index`: exit {again.returncode}, "
+            + ("before + 6000 symbols" if symbols == before[0] + 6000 else f"{symbols} symbols (before: {before[0]})"))
+
+
+def removed_row(tmp: Path, rebuilt: bool) -> Row:
+    """test_index_write_failures' deleted folder: .codesift removed while `codesift index` is held at a gate."""
+    case = "damage: .codesift deleted mid-run" + (", a second `codesift index` meanwhile" if rebuilt else "")
+    expected = ("exit 1, one line, no traceback; then `codesift index`: exit 0, the clean build's symbol count and "
+                "index (every file, chunk and reference)")
+    ref = crash.make_corpus(tmp / "ref", 120)
+    crash.codesift("index", str(ref), "-q", env=crash.child_env())
+    root = crash.make_corpus(tmp / "tree", 120)
+    gate = str(tmp / "gate")
+    writer = crash.spawn("index", str(root), "-q", env=crash.child_env(CS_FILE_BATCH=20, CS_GATE=gate, CS_GATE_AT=50))
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(gate + ".ready"):
+            if writer.poll() is not None or time.monotonic() > deadline:
+                return case, expected, f"the writer never reached the gate (exit {writer.poll()})"
+            time.sleep(0.01)
+        while (root / ".codesift").exists():
+            shutil.rmtree(root / ".codesift", ignore_errors=True)
+        if rebuilt:
+            crash.codesift("index", str(root), "--json", env=crash.child_env(), timeout=120)
+        Path(gate + ".go").touch()
+        out, err = writer.communicate(timeout=60)
+    finally:
+        Path(gate + ".go").touch()
+        if writer.poll() is None:
+            writer.kill()
+            writer.wait(10)
+    first = subprocess.CompletedProcess(writer.args, writer.returncode, out, err)
+    clean = (json.loads(crash.codesift("status", str(ref), "--json", env=crash.child_env()).stdout)["symbols"], None)
+    final = crash.codesift("index", str(root), "--json", env=crash.child_env())
+    symbols = json.loads(final.stdout)["symbols"] if final.returncode == 0 else None
+    whole = crash.snapshot(root) == crash.snapshot(ref)
+    return (case, expected, f"{said(first)}; then `codesift index`: exit {final.returncode}, "
+            + ("the clean build's symbol count" if symbols == clean[0] else f"{symbols} symbols (clean: {clean[0]})")
+            + (" and index (every file, chunk and reference)" if whole else " and an index that DIFFERS from it"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-crash", action="store_true", help="skip the SIGKILL and concurrency scenarios")
     parser.add_argument("--no-embed", action="store_true", help="keyword-only (no embedding model)")
+    parser.add_argument("--only", choices=GROUPS, action="append",
+                        help="run only this group of cases (repeatable); `damage` is issue 45's damaged index files, "
+                        "full disk and deleted index folder")
     common.add_record_flag(parser)
     args = parser.parse_args()
     t0 = time.perf_counter()
@@ -319,7 +518,10 @@ def main() -> None:
         tmp = Path(tmp_s)
         for name, make in (("corpus", lambda d: corpus_rows(d)), ("scenarios", scenario_rows),
                            ("queries", lambda d: query_rows(d, not args.no_embed)),
-                           *([] if args.no_crash else [("crash", lambda d: crash_rows(d, not args.no_embed))])):
+                           *([] if args.no_crash else [("crash", lambda d: crash_rows(d, not args.no_embed)),
+                                                       ("damage", damage_rows)])):
+            if args.only and name not in args.only:
+                continue
             folder = tmp / name
             folder.mkdir()
             rows += make(folder)
