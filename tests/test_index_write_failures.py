@@ -205,31 +205,42 @@ def test_a_full_disk_is_one_line_and_the_index_still_answers(tmp_path: Path) -> 
 
 
 # --------------------------------------------------------------------------- the index folder deleted mid-run
+def delete_folder_mid_run(root: Path, gate: Path, rebuilt_meanwhile: bool) -> tuple[
+        subprocess.CompletedProcess[str], subprocess.CompletedProcess[str] | None]:
+    """`codesift index ROOT` held at a gate after two batches of 20 files, its `.codesift` deleted then (and, with
+    ``rebuilt_meanwhile``, made again by a second `codesift index`), then let go: the first writer's result and
+    the second's."""
+    writer = spawn("index", str(root), "-q", env=child_env(CS_FILE_BATCH=20, CS_GATE=str(gate), CS_GATE_AT=50))
+    second = None
+    try:
+        deadline = time.monotonic() + 60
+        while not os.path.exists(f"{gate}.ready"):
+            assert writer.poll() is None and time.monotonic() < deadline, writer.communicate()
+            time.sleep(0.01)
+        while (root / ".codesift").exists():  # two batches committed, the third mid-transaction
+            shutil.rmtree(root / ".codesift", ignore_errors=True)  # (tantivy may be merging segments in it)
+        if rebuilt_meanwhile:
+            second = codesift("index", str(root), "--json", env=child_env(), timeout=120)
+        Path(f"{gate}.go").touch()
+        out, err = writer.communicate(timeout=60)
+    finally:
+        Path(f"{gate}.go").touch()
+        if writer.poll() is None:
+            writer.kill()
+            writer.wait(10)
+    return subprocess.CompletedProcess(writer.args, writer.returncode, out, err), second
+
+
 @pytest.mark.subprocess
 @pytest.mark.parametrize("rebuilt_meanwhile", [False, True])
 def test_a_writer_whose_folder_is_deleted_stops_with_one_line(tmp_path: Path, rebuilt_meanwhile: bool) -> None:
     ref = make_corpus(tmp_path / "ref", 120)
     assert codesift("index", str(ref), "-q", env=child_env()).returncode == 0
     root = make_corpus(tmp_path / "tree", 120)
-    gate = str(tmp_path / "gate")
-    writer = spawn("index", str(root), "-q", env=child_env(CS_FILE_BATCH=20, CS_GATE=gate, CS_GATE_AT=50))
-    try:
-        deadline = time.monotonic() + 60
-        while not os.path.exists(gate + ".ready"):
-            assert writer.poll() is None and time.monotonic() < deadline, writer.communicate()
-            time.sleep(0.01)
-        while (root / ".codesift").exists():  # two batches committed, the third mid-transaction
-            shutil.rmtree(root / ".codesift", ignore_errors=True)  # (tantivy may be merging segments in it)
-        if rebuilt_meanwhile:  # the lock went with the folder: a second writer is not refused
-            second = codesift("index", str(root), "--json", env=child_env(), timeout=120)
-            assert second.returncode == 0, second.stderr
-        Path(gate + ".go").touch()
-        out, err = writer.communicate(timeout=60)
-    finally:
-        Path(gate + ".go").touch()
-        if writer.poll() is None:
-            writer.kill()
-            writer.wait(10)
+    writer, second = delete_folder_mid_run(root, tmp_path / "gate", rebuilt_meanwhile)
+    if second is not None:  # the lock went with the folder: a second writer is not refused
+        assert second.returncode == 0, second.stderr
+    err = writer.stderr
     assert writer.returncode == 1
     assert "Traceback" not in err and err.strip().splitlines() == [
         f"codesift: the index folder {root / '.codesift'} was removed while indexing; run `codesift index` again"]

@@ -474,26 +474,10 @@ def removed_row(tmp: Path, rebuilt: bool) -> Row:
     ref = crash.make_corpus(tmp / "ref", 120)
     crash.codesift("index", str(ref), "-q", env=crash.child_env())
     root = crash.make_corpus(tmp / "tree", 120)
-    gate = str(tmp / "gate")
-    writer = crash.spawn("index", str(root), "-q", env=crash.child_env(CS_FILE_BATCH=20, CS_GATE=gate, CS_GATE_AT=50))
     try:
-        deadline = time.monotonic() + 60
-        while not os.path.exists(gate + ".ready"):
-            if writer.poll() is not None or time.monotonic() > deadline:
-                return case, expected, f"the writer never reached the gate (exit {writer.poll()})"
-            time.sleep(0.01)
-        while (root / ".codesift").exists():
-            shutil.rmtree(root / ".codesift", ignore_errors=True)
-        if rebuilt:
-            crash.codesift("index", str(root), "--json", env=crash.child_env(), timeout=120)
-        Path(gate + ".go").touch()
-        out, err = writer.communicate(timeout=60)
-    finally:
-        Path(gate + ".go").touch()
-        if writer.poll() is None:
-            writer.kill()
-            writer.wait(10)
-    first = subprocess.CompletedProcess(writer.args, writer.returncode, out, err)
+        first, _ = writes.delete_folder_mid_run(root, tmp / "gate", rebuilt)
+    except AssertionError:
+        return case, expected, "the writer never reached the gate"
     clean = (json.loads(crash.codesift("status", str(ref), "--json", env=crash.child_env()).stdout)["symbols"], None)
     final = crash.codesift("index", str(root), "--json", env=crash.child_env())
     symbols = json.loads(final.stdout)["symbols"] if final.returncode == 0 else None
