@@ -1,5 +1,5 @@
 """Whether the tree changed since the server last brought its index up to date, cheaply enough to ask
-before every tool call (issue 44: an agent edits a file, then searches for what it wrote).
+before every tool call: an agent edits a file, then searches for what it wrote.
 
 A :class:`Snapshot` holds the stat of every indexed file and of every folder holding one (a file created
 or removed changes its folder's mtime). Checking it is one ``stat`` per entry, a few milliseconds on a

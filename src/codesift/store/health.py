@@ -1,4 +1,4 @@
-"""Opening an index's database with its damage found and, for a writer, repaired (issue 45).
+"""Opening an index's database with its damage found and, for a writer, repaired.
 
 SQLite is the source of truth (store/sqlite.py), but every row of it comes from the tree: a damaged database
 (truncated, a zero-filled region, an overwritten header) is set aside as ``meta.db.damaged-<time>`` for a bug
