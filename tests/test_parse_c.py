@@ -68,3 +68,38 @@ def test_cpp_header_named_h_falls_back_to_cpp_grammar():
     defs = {c.qualified_name: (c.kind, c.start_line, c.end_line) for c in chunks if c.kind != "module"}
     assert defs == {"Button": ("class", 2, 6), "Button.click": ("method", 4, 4)}
     assert all(c.language == "c" for c in chunks)
+
+
+MACROS = """\
+#define LUA_API extern
+#define luaL_checkint(L,n)\t((int)luaL_checkinteger(L, (n)))
+
+static int helper (lua_State *L) {
+  return 0;
+}
+
+LUA_API lua_CFunction lua_atpanic (lua_State *L, lua_CFunction panicf) {
+  return panicf;
+}
+
+LUALIB_API lua_State *(luaL_newstate) (void) {
+  return NULL;
+}
+
+BOOL is_ready(void) {
+  return 1;
+}
+"""
+
+
+def test_c_function_like_macros_static_helpers_and_export_macros():
+    defs = {c.name: c for c in extract_chunks(MACROS, "c", "lauxlib.c") if c.kind != "module"}
+    assert set(defs) == {"luaL_checkint", "helper", "lua_atpanic", "luaL_newstate", "is_ready"}
+    assert (defs["luaL_checkint"].kind, defs["luaL_checkint"].start_line) == ("function", 2)
+    assert defs["luaL_checkint"].signature == "#define luaL_checkint(L,n)"
+    assert defs["helper"].signature == "static int helper (lua_State *L)"
+    # the export macro is not the return type's name, nor the return type the function's
+    assert defs["lua_atpanic"].signature == "LUA_API lua_CFunction lua_atpanic (lua_State *L, lua_CFunction panicf)"
+    assert defs["lua_atpanic"].text.startswith("LUA_API lua_CFunction lua_atpanic")
+    assert defs["luaL_newstate"].start_line == 12
+    assert defs["is_ready"].signature == "BOOL is_ready(void)"  # an all-caps return type stays

@@ -62,3 +62,50 @@ def test_cpp_definitions():
     assert defs["clamp"].signature == "T clamp(T v, T lo, T hi)"
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == [(1, 1), (3, 3)]  # `}  // namespace geo` alone is dropped
+
+
+EXPORT_MACROS = """\
+namespace spdlog {
+namespace details {
+class SPDLOG_API file_helper {
+public:
+    explicit file_helper(const file_event_handlers &event_handlers);
+    void open(const filename_t &fname) { reopen(); }
+};
+
+SPDLOG_INLINE file_helper::file_helper(const file_event_handlers &event_handlers)
+    : event_handlers_(event_handlers) {}
+
+SPDLOG_INLINE const char *file_helper::what() const SPDLOG_NOEXCEPT { return msg_.c_str(); }
+
+SPDLOG_INLINE std::shared_ptr<logger> registry::get(const std::string &logger_name) {
+    return nullptr;
+}
+
+template <typename Mutex>
+void SPDLOG_INLINE spdlog::sinks::base_sink<Mutex>::log(const details::log_msg &msg) {}
+
+namespace os {
+SPDLOG_INLINE bool create_dir(const filename_t &path) { return true; }
+}
+}
+}
+"""
+
+
+def test_cpp_export_macros_and_out_of_line_methods():
+    chunks = extract_chunks(EXPORT_MACROS, "cpp", "include/spdlog/details/file_helper-inl.h")
+    got = {(c.qualified_name, c.start_line): (c.kind, c.parent) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("file_helper", 3): ("class", None),  # `class SPDLOG_API file_helper`: the macro is no class name
+        ("file_helper.open", 6): ("method", "file_helper"),
+        # out of line, after an export macro and with a member initializer list
+        ("file_helper.file_helper", 9): ("method", "file_helper"),
+        ("file_helper.what", 12): ("method", "file_helper"),
+        ("registry.get", 14): ("method", "registry"),  # not `shared_ptr.get`
+        ("base_sink.log", 19): ("method", "base_sink"),
+        ("create_dir", 22): ("function", None),  # namespaces stay out of qualified names
+    }
+    what = next(c for c in chunks if c.name == "what")
+    assert what.signature == "SPDLOG_INLINE const char *file_helper::what() const SPDLOG_NOEXCEPT"
+    assert what.text.startswith("SPDLOG_INLINE const char")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from codesift.languages import GRAMMAR_LANGUAGES
 from codesift.datatypes import Chunk
 from codesift.parse import grammars
+from codesift.parse.lang_c import mask_macros
 from codesift.parse.references import Reference, references_in_tree
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,7 +94,8 @@ def _parse_symbols(
     parser = grammars.get_parser(language)
     if parser is None:
         return None
-    tree = parser.parse(src)
+    # Same offsets, so names and lines read from either; the chunks' text is read from the real source.
+    tree = parser.parse(mask_macros(src) if language in ("c", "cpp") else src)
     if tree is None:
         return None
     root = tree.root_node

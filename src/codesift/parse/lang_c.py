@@ -1,10 +1,14 @@
-"""C and C++: function definitions, struct/union/enum/class specifiers with a body.
+"""C and C++: function definitions, function-like macros, struct/union/enum/class specifiers with a body.
 
 Prototypes and forward declarations are not definitions. ``int A::f() {}`` is a method of
-``A``; namespaces are transparent (qualified names stay ``Class.method``).
+``A``; namespaces are transparent (qualified names stay ``Class.method``; a lookup reads them from the file).
+Export and inline macros (``SPDLOG_INLINE void f()``, ``class SPDLOG_API logger``) are blanked before parsing
+(:func:`mask_macros`): tree-sitter cannot know they expand to nothing.
 """
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
@@ -78,8 +82,15 @@ def _record(kind: str) -> Classifier:
     return classify
 
 
+def _macro(node: Node) -> Def | None:
+    """``#define luaL_checkint(L,n) ...``: a function-like macro is called like a function."""
+    name = text(node.child_by_field_name("name")).strip()
+    return Def(node, "function", name, body=node.child_by_field_name("value")) if name else None
+
+
 _CUSTOM = {
     "function_definition": _function,
+    "preproc_function_def": _macro,
     "struct_specifier": _record("struct"),
     "union_specifier": _record("struct"),
     "enum_specifier": _record("enum"),
@@ -91,3 +102,36 @@ CPP_SPEC = LangSpec(
     prefix_wrappers=frozenset({"template_declaration"}),
     decorators=frozenset({"attribute_declaration"}),
 )
+
+
+# An all-caps word (3+ characters) is a macro when it stands where no type or name can.
+_CAPS = rb"[A-Z][A-Z0-9_]{2,}"
+# Leading the line of a declaration: ``SPDLOG_INLINE void f(``, ``LUA_API int g (``, ``SPDLOG_INLINE A::A(``.
+_LEADING = re.compile(rb"^[ \t]*((?:" + _CAPS + rb"[ \t]+)+)([^\n;=()#]*?)\(", re.M)
+# Between a class keyword and its name: ``class SPDLOG_API logger : public x {``.
+_CLASS_MACRO = re.compile(rb"\b(?:class|struct|union)[ \t]+(" + _CAPS + rb")(?=[ \t]+\w+[ \t]*(?:final\b[ \t]*)?(?:[:{]|$))",
+                          re.M)
+# After a parameter list: ``) const SPDLOG_NOEXCEPT {``.
+_TRAILING = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:[{;:=]|$))", re.M)
+_TOKEN = re.compile(rb"[\w:~]+")
+
+
+def mask_macros(src: bytes) -> bytes:
+    """``src`` with export/inline/noexcept macros blanked to spaces (offsets and lines unchanged). A leading
+    run of them goes only while a return type or a ``Class::`` name is left before the ``(``: ``BOOL f(``
+    keeps ``BOOL``, its return type."""
+    if not re.search(_CAPS, src):
+        return src
+    out = bytearray(src)
+    for m in _LEADING.finditer(src):
+        words = list(re.finditer(_CAPS, m.group(1)))
+        rest = m.group(2)
+        typed = len(_TOKEN.findall(rest)) >= 2 or b"::" in rest or rest.rstrip().endswith((b"*", b"&"))
+        keep = 0 if typed else 1
+        for w in words[: len(words) - keep]:
+            start = m.start(1) + w.start()
+            out[start : start + len(w.group())] = b" " * len(w.group())
+    for pattern in (_CLASS_MACRO, _TRAILING):
+        for m in pattern.finditer(src):
+            out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
+    return bytes(out)

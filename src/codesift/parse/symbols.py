@@ -45,6 +45,7 @@ MAX_TEXT = 20_000
 MAX_LINE = 1_000  # what a definition's text keeps of a line, when the text is over MAX_TEXT
 MAX_DOC = 2_000
 _SIG_SCAN = 2_000  # bytes of header looked at for a signature
+_MACROS_ONLY = re.compile(rb"[ \t]*(?:[A-Z][A-Z0-9_]{2,}[ \t]+)+")
 _SIG_TAIL = re.compile(r"(?:\s*(?:\{|:|=>|=|;))+$")
 
 
@@ -315,7 +316,10 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
     start_row = loc.anchor.start_point[0] if loc.first_row is None else loc.first_row
 
     line_start = src.rfind(b"\n", 0, loc.outer_start) + 1
-    text_start = line_start if not src[line_start : loc.outer_start].strip() else loc.outer_start
+    head = src[line_start : loc.outer_start]
+    # C/C++ export macros in front (``SPDLOG_INLINE void f()``) were blanked for the parser, not for the reader.
+    macros = ctx.language in ("c", "cpp") and head.strip() and _MACROS_ONLY.fullmatch(head) is not None
+    text_start = line_start if not head.strip() or macros else loc.outer_start
     text = cap_text(src[text_start:end_byte].decode("utf-8", "replace"))
 
     decorators = [src[a:b].decode("utf-8", "replace").strip() for a, b in loc.decorators]
@@ -343,7 +347,7 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
         text=text,
         language=ctx.language,
         parent=parent,
-        signature=_signature(ctx, d, loc.anchor),
+        signature=_signature(ctx, d, loc.anchor, line_start if macros else None),
         docstring=docstring[:MAX_DOC],
         decorators=decorators,
         route=route,
@@ -355,13 +359,13 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
     return Symbol(chunk, (doc_row + 1, covered_end)), scope
 
 
-def _signature(ctx: _Context, d: Def, anchor: Node) -> str:
-    """Header text from the start-line token up to the body, comments removed."""
+def _signature(ctx: _Context, d: Def, anchor: Node, start: int | None = None) -> str:
+    """Header text from the start-line token (or ``start``) up to the body, comments removed."""
     node, spec, src = d.node, ctx.spec, ctx.src
     body = d.body or node.child_by_field_name("body")
     if body is None and spec.bodies:
         body = next((c for c in node.children if c.type in spec.bodies), None)
-    start = anchor.start_byte
+    start = anchor.start_byte if start is None else start
     if body is not None and body.start_byte > start:
         end = body.start_byte
     else:
