@@ -47,7 +47,7 @@ def test_csharp_definitions():
     chunks = extract_chunks(SOURCE, "c_sharp", "Api/OrdersController.cs")
     defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
     got = {q: (c.kind, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
-    # properties are not definitions; namespaces do not prefix qualified names
+    # auto-properties are not definitions; namespaces do not prefix qualified names
     assert got == {
         "OrdersController": ("class", 11, 28, None),
         "OrdersController.Get": ("method", 17, 20, "OrdersController"),
@@ -73,3 +73,53 @@ def test_csharp_definitions():
     assert defs["OrdersController.Create"].signature == (
         "public IActionResult Create([FromBody] Order order)"
     )
+
+
+STRUCTURE = """\
+namespace Polly.Retry;
+
+#pragma warning disable S1694
+public abstract partial class RetryHelper : IDisposable
+#pragma warning restore S1694
+{
+    /// <summary>Gets or sets the delay.</summary>
+    public TimeSpan Delay { get; set; } = TimeSpan.Zero;
+
+    /// <summary>Whether the last attempt was made.</summary>
+    public bool IsLast => _attempt >= MaxAttempts;
+
+    public string Name { get { return _name; } set { _name = value; } }
+
+    void IDisposable.Dispose() { }
+
+#if NET6_0_OR_GREATER
+    public void OnlyNet6() { }
+#else
+    public void Older() { }
+#endif
+
+    private sealed record Entry(int X);
+}
+
+public readonly record struct Attempt(int Number);
+"""
+
+
+def test_csharp_properties_records_and_conditional_blocks():
+    chunks = extract_chunks(STRUCTURE, "c_sharp", "Retry/RetryHelper.cs")
+    defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
+    got = {q: (c.kind, c.start_line, c.parent) for q, c in defs.items()}
+    assert got == {
+        "RetryHelper": ("class", 4, None),
+        # a property that runs code is a method; an auto-property (Delay) stays part of its class
+        "RetryHelper.IsLast": ("method", 11, "RetryHelper"),
+        "RetryHelper.Name": ("method", 13, "RetryHelper"),
+        "RetryHelper.Dispose": ("method", 15, "RetryHelper"),  # explicit interface implementation
+        "RetryHelper.OnlyNet6": ("method", 18, "RetryHelper"),  # both sides of an #if
+        "RetryHelper.Older": ("method", 20, "RetryHelper"),
+        "RetryHelper.Entry": ("class", 23, "RetryHelper"),
+        "Attempt": ("struct", 26, None),  # a record struct is a struct
+    }
+    assert defs["RetryHelper"].signature == "public abstract partial class RetryHelper : IDisposable"
+    assert defs["RetryHelper.IsLast"].signature == "public bool IsLast"
+    assert defs["RetryHelper.IsLast"].docstring == "Whether the last attempt was made."

@@ -58,7 +58,8 @@ def test_kotlin_definitions():
         ("Role", "enum", 30, 30, None),
         ("Registry", "class", 32, 34, None),
         ("Registry.register", "method", 33, 33, "Registry"),
-        ("slug", "function", 36, 36, None),
+        # a top-level extension function is its receiver type's (`String.slug`)
+        ("String.slug", "method", 36, 36, "String"),
     ]
     ctrl = defs[0]
     assert ctrl.decorators == ["@RestController", '@RequestMapping("/api/users")']
@@ -93,3 +94,37 @@ enum class State {
     assert got == {("State", "enum", 1, 10), ("State.Initial", "class", 2, 4),
                    ("State.Initial.process", "method", 3, 3), ("State.Done", "class", 6, 8),
                    ("State.Done.process", "method", 7, 7), ("State.process", "method", 9, 9)}
+
+
+EXTENSIONS = """\
+package coil3.util
+
+internal fun <K, V> Map<K, V>.toImmutableMap(): Map<K, V> = this
+fun Context?.getLifecycle(): Lifecycle? { return null }
+fun ImageRequest.Builder.crossfade(enable: Boolean) = apply { }
+expect fun platformName(): String
+actual fun platformName(): String = "jvm"
+fun plain() {}
+class Painter {
+    companion object {
+        fun create(): Painter = Painter()
+    }
+    private fun ImageResult.toState() = this
+}
+"""
+
+
+def test_kotlin_extension_functions_take_their_receiver_as_parent():
+    defs = [c for c in extract_chunks(EXTENSIONS, "kotlin", "utils.kt") if c.kind != "module"]
+    got = [(c.qualified_name, c.kind, c.parent) for c in defs]
+    assert got == [
+        ("Map.toImmutableMap", "method", "Map"),  # generic arguments dropped
+        ("Context.getLifecycle", "method", "Context"),  # nullable receiver
+        ("ImageRequest.Builder.crossfade", "method", "ImageRequest.Builder"),
+        ("platformName", "function", None),  # expect and actual: both top-level functions
+        ("platformName", "function", None),
+        ("plain", "function", None),
+        ("Painter", "class", None),
+        ("Painter.create", "method", "Painter"),  # a companion object's member is the class's
+        ("Painter.toState", "method", "Painter"),  # a member extension stays its class's
+    ]

@@ -62,3 +62,35 @@ def test_ruby_definitions():
     assert defs["GET /health"].route == "GET /health"
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == [(1, 1)]
+
+
+SCOPES = """\
+module Jekyll
+  class Commands::Serve < Command
+    class << self
+      def process?(opts)
+        true
+      end
+    end
+
+    def self.launch!(url); end
+
+    def start; end
+  end
+end
+"""
+
+
+def test_ruby_compact_class_names_and_singleton_methods():
+    defs = {c.qualified_name: c for c in extract_chunks(SCOPES, "ruby", "lib/jekyll/serve.rb") if c.kind != "module"}
+    got = {q: (c.kind, c.parent) for q, c in defs.items()}
+    assert got == {
+        "Jekyll": ("module_def", None),
+        # `class Commands::Serve` inside `module Jekyll` is Jekyll::Commands::Serve
+        "Jekyll.Commands.Serve": ("class", "Jekyll.Commands"),
+        # `class << self` opens no definition: its methods are the class's
+        "Jekyll.Commands.Serve.process?": ("method", "Jekyll.Commands.Serve"),
+        "Jekyll.Commands.Serve.launch!": ("method", "Jekyll.Commands.Serve"),
+        "Jekyll.Commands.Serve.start": ("method", "Jekyll.Commands.Serve"),
+    }
+    assert defs["Jekyll.Commands.Serve"].name == "Serve"

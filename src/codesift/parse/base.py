@@ -26,6 +26,7 @@ class Def:
     parent: str | None = None  # logical parent outside the tree nesting (Go receiver, C++ A::f)
     scope: str | None = None  # the parent name its members see (Rust ``impl``: the type)
     qualified: str | None = None  # explicit qualified name
+    namespace: str | None = None  # scopes named between the enclosing definition and the name (Ruby ``class A::B``)
     route: str | None = None
     docstring: str | None = None  # explicit docstring (Python); None = use preceding comments
     ref_only: bool = False  # not a definition: ``route`` applies to the def called ``name``

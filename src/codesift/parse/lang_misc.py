@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from codesift.parse.base import Def, LangSpec, child_of_type, text, type_base_name
@@ -92,13 +94,36 @@ JAVA_SPEC = LangSpec(
 
 # --- C# -------------------------------------------------------------------------------------
 
+def _csharp_record(node: Node) -> Def | None:
+    """``record struct R(...)`` is a struct, ``record R(...)`` / ``record class R(...)`` a class."""
+    name = text(node.child_by_field_name("name"))
+    kind = "struct" if any(c.type == "struct" for c in node.children) else "class"
+    return Def(node, kind, name) if name else None
+
+
+def _csharp_property(node: Node) -> Def | None:
+    """A property whose accessors run code (``get { ... }``, ``=> expr``) is a method under its own name; an
+    auto-property (``{ get; set; }``) stores a value, as a field does, and stays part of its type."""
+    name = text(node.child_by_field_name("name"))
+    accessors = node.child_by_field_name("accessors")
+    value = node.child_by_field_name("value")
+    arrow = value is not None and value.type == "arrow_expression_clause"
+    bodies = accessors is not None and any(
+        c.child_by_field_name("body") is not None or child_of_type(c, {"arrow_expression_clause"}) is not None
+        for c in accessors.named_children
+    )
+    if not name or not (arrow or bodies):
+        return None
+    return Def(node, "function", name, body=accessors if accessors is not None else value)
+
+
 CSHARP_SPEC = LangSpec(
+    custom={"record_declaration": _csharp_record, "property_declaration": _csharp_property},
     kinds={
         "class_declaration": "class",
         "struct_declaration": "struct",
         "interface_declaration": "interface",
         "enum_declaration": "enum",
-        "record_declaration": "class",
         "record_struct_declaration": "struct",
         "method_declaration": "function",
         "constructor_declaration": "function",
@@ -136,9 +161,43 @@ def _kotlin_enum_entry(node: Node) -> Def | None:
     return Def(node, "class", text(name), body=body) if body is not None and name is not None else None
 
 
+def _kotlin_receiver(node: Node, name: Node) -> str | None:
+    """``ImageRequest.Builder`` of ``fun ImageRequest.Builder.crossfade()``, ``Map`` of ``fun <K, V> Map<K, V>.x()``,
+    ``Context`` of ``fun Context?.x()``: the type an extension function is called on, or None."""
+    receiver = None
+    for child in node.named_children:
+        if child.start_byte >= name.start_byte:
+            break
+        if child.type in ("user_type", "nullable_type"):
+            receiver = child
+    if receiver is None:
+        return None
+    raw = text(receiver)
+    while "<" in raw:  # generic arguments, innermost first
+        stripped = re.sub(r"<[^<>]*>", "", raw)
+        if stripped == raw:
+            break
+        raw = stripped
+    raw = re.sub(r"\s+", "", raw).rstrip("?")
+    return raw if re.fullmatch(r"[A-Za-z_][\w.]*", raw) else None
+
+
+def _kotlin_function(node: Node) -> Def | None:
+    """A top-level extension function (``fun Buffer.readUtf8()``) is its receiver type's: parent ``Buffer``,
+    found as ``Buffer.readUtf8``. One declared in a class stays that class's member."""
+    name_node = node.child_by_field_name("name") or child_of_type(node, {"identifier", "simple_identifier"})
+    name = text(name_node)
+    if name_node is None or not name:
+        return None
+    top_level = node.parent is not None and node.parent.type == "source_file"
+    parent = _kotlin_receiver(node, name_node) if top_level else None
+    return Def(node, "function", name, parent=parent)
+
+
 KOTLIN_SPEC = LangSpec(
-    kinds={"object_declaration": "class", "function_declaration": "function"},
-    custom={"class_declaration": _kotlin_class, "enum_entry": _kotlin_enum_entry},
+    kinds={"object_declaration": "class"},
+    custom={"class_declaration": _kotlin_class, "enum_entry": _kotlin_enum_entry,
+            "function_declaration": _kotlin_function},
     decorators=frozenset({"annotation"}),
     modifiers=frozenset({"modifiers"}),
     sibling_decorators=frozenset({"annotated_expression"}),

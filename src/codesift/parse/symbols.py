@@ -45,6 +45,7 @@ MAX_TEXT = 20_000
 MAX_LINE = 1_000  # what a definition's text keeps of a line, when the text is over MAX_TEXT
 MAX_DOC = 2_000
 _SIG_SCAN = 2_000  # bytes of header looked at for a signature
+_DIRECTIVE_LINE = re.compile(rb"^[ \t]*#[a-z].*$", re.M)
 _MACROS_ONLY = re.compile(rb"[ \t]*(?:[A-Z][A-Z0-9_]{2,}[ \t]+)+")
 _SIG_TAIL = re.compile(r"(?:\s*(?:\{|:|=>|=|;))+$")
 
@@ -304,6 +305,8 @@ def _trim_trailing_comments(start: int, end: int, src: bytes, comment_ends: dict
 def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symbol, _Scope]:
     d, src, spec = loc.d, ctx.src, ctx.spec
     parent = d.parent if d.parent is not None else (enclosing.name if enclosing else None)
+    if d.namespace:
+        parent = f"{parent}.{d.namespace}" if parent else d.namespace
     kind = d.kind
     if kind == "function" and (
         d.parent is not None or (enclosing is not None and enclosing.kind in CLASS_LIKE)
@@ -380,7 +383,10 @@ def _signature(ctx: _Context, d: Def, anchor: Node, start: int | None = None) ->
         pos = max(pos, ctx.comment_ends_by_start[comment_start])
         i += 1
     pieces.append(src[pos:end] if pos < end else b"")
-    sig = collapse(b" ".join(pieces).decode("utf-8", "replace"))
+    raw = b" ".join(pieces)
+    if ctx.language == "c_sharp":  # `#pragma warning restore X` between a class header and its body
+        raw = _DIRECTIVE_LINE.sub(b"", raw)
+    sig = collapse(raw.decode("utf-8", "replace"))
     sig = _SIG_TAIL.sub("", sig)
     if ctx.language == "ruby":  # `def x; end` has no body node; `get '/x' do` opens a block
         sig = re.sub(r"(?:\s*;?\s*\bend|\s+do)$", "", sig)
