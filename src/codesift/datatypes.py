@@ -38,13 +38,15 @@ from dataclasses import dataclass, field
 # 23: a file with an enormous line is parsed unless its definitions begin on such lines (a minified bundle).
 PARSER_VERSION = "23"
 
-_QUALIFIER = re.compile(r"::|->|#")
+_QUALIFIER = re.compile(r"::|->|#|\\")  # PHP's namespaces: Monolog\Handler\StreamHandler
 
 
 def dotted(name: str) -> str:
-    """``name`` with every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``)
-    written as a dot, the separator of codesift's qualified names."""
-    return _QUALIFIER.sub(".", name)
+    """``name`` with every language's qualifier syntax (``Type::method``, ``obj->field``, ``Class#method``,
+    ``Ns\\Type``) written as a dot, the separator of codesift's qualified names; a leading one (``::Foo``,
+    ``\\Monolog\\Utils``: from the global scope) dropped."""
+    dotted_name = _QUALIFIER.sub(".", name)
+    return dotted_name[1:] if dotted_name.startswith(".") and _QUALIFIER.match(name) else dotted_name
 
 
 @dataclass(slots=True)

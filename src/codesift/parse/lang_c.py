@@ -109,8 +109,8 @@ _CAPS = rb"[A-Z][A-Z0-9_]{2,}"
 # Leading the line of a declaration: ``SPDLOG_INLINE void f(``, ``LUA_API int g (``, ``SPDLOG_INLINE A::A(``.
 _LEADING = re.compile(rb"^[ \t]*((?:" + _CAPS + rb"[ \t]+)+)([^\n;=()#]*?)\(", re.M)
 # Between a class keyword and its name: ``class SPDLOG_API logger : public x {``.
-_CLASS_MACRO = re.compile(rb"\b(?:class|struct|union)[ \t]+(" + _CAPS + rb")(?=[ \t]+\w+[ \t]*(?:final\b[ \t]*)?(?:[:{]|$))",
-                          re.M)
+_CLASS_MACRO = re.compile(
+    rb"\b(?:class|struct|union)[ \t]+(" + _CAPS + rb")(?=[ \t]+\w+[ \t]*(?:final\b[ \t]*)?(?:[:{]|$))", re.M)
 # After a parameter list: ``) const SPDLOG_NOEXCEPT {``.
 _TRAILING = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:[{;:=]|$))", re.M)
 _TOKEN = re.compile(rb"[\w:~]+")

@@ -13,8 +13,8 @@ def _class_like(kind: str) -> Classifier:
     def classify(node: Node) -> Def | None:
         name = text(node.child_by_field_name("name"))
         # class Foo::Bar -> Bar under Foo (a namespace, not a definition in this file); ::Bar is top-level
-        namespace, _, name = name.strip().lstrip(":").rpartition("::")
-        namespace = ".".join(p for p in namespace.split("::") if p) or None
+        scope, _, name = name.strip().lstrip(":").rpartition("::")
+        namespace = ".".join(p for p in scope.split("::") if p) or None
         return Def(node, kind, name.strip(), namespace=namespace) if name.strip() else None
 
     return classify

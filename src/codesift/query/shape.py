@@ -15,7 +15,7 @@ _WORD = re.compile(r"[^\s]+")
 # A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby (``empty?``, ``save!``, the setter ``root=``) and
 # ``?`` a sentence's punctuation elsewhere (``who calls parse_args?``): kept here, told apart by ``boosts.name_match``.
 _IDENTISH = re.compile(
-    r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
+    r"^(?:::|\\)?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
 )
 
 
@@ -50,7 +50,7 @@ def looks_like_identifier(word: str) -> bool:
     core = word.rstrip("()").rstrip("?!=")
     return (
         "_" in core
-        or any(sep in core for sep in (".", "::", "->", "#"))
+        or any(sep in core for sep in (".", "::", "->", "#", "\\"))
         or bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", core))
         or word.endswith("()")
     )

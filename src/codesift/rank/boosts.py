@@ -115,10 +115,10 @@ BARE_MATCH = 0.7
 
 def name_match(identifiers: list[str], name: str, qualified_name: str, path: str = "", package: str = "") -> float:
     """How well a query identifier names this symbol: 1.0 for its name (case-insensitive), its qualified
-    name or a tail of it, also after the Go ``package`` its file declares (``chi.URLParam``,
-    ``chi.Mux.Handle``); 0.8 for ``qualifier.name`` where the qualifier is the file's folder or stem (Go
-    ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but for a trailing ``?``/``!``/``=``;
-    ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or the right name under
+    name or a tail of it, also after the package or namespace its file declares (Go's ``chi.URLParam``,
+    ``chi.Mux.Handle``; C#'s ``Polly.Retry.RetryHelper``); 0.8 for ``qualifier.name`` where the qualifier is
+    the file's folder or stem (Go ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but for
+    a trailing ``?``/``!``/``=``; ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or the right name under
     another qualifier; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
@@ -127,7 +127,7 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     best = 0.0
     for ident in identifiers:
         li = ident.lower()
-        if li == lname or li == lqual or lqual.endswith("." + li) or (package and li == f"{package}.{lqual}"):
+        if li == lname or li == lqual or lqual.endswith("." + li) or (package and _in_package(li, package, lqual)):
             return 1.0
         bare = bare_name(li)  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
         if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
@@ -150,6 +150,14 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     return best
 
 
+def _in_package(ident: str, package: str, lqual: str) -> bool:
+    """Whether ``ident`` is the qualified name with the tail of its file's package or namespace in front:
+    ``chi.urlparam``, ``polly.retry.retryhelper.run`` or ``retry.retryhelper.run``, C++'s ``os.now`` in
+    ``spdlog.details.os``."""
+    full = f"{package}.{lqual}"
+    return ident == full or full.endswith("." + ident)
+
+
 @lru_cache(maxsize=1024)
 def _parts(ident: str) -> tuple[str, ...]:
     return tuple(split_identifier(ident))
@@ -167,7 +175,7 @@ def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Ca
                  packages: dict[str, str] | None = None) -> list[str]:
     """``identifiers`` with a qualifier that is only an import alias dropped (``np.array``, ``_.debounce``):
     ``z.object`` is ``object`` when ``z`` (in ``unknown``: it names no definition) is no folder or file stem
-    of the candidates, nor the Go package their files declare (``packages``: path → package), nor a parent in
+    of the candidates, nor in the package / namespace their files declare (``packages``: path → dotted), nor a parent in
     the qualified names of those outside tests (Express's ``res.get``). ``Point::new`` and Go's ``pkg.Func``
     keep theirs."""
     if not unknown:
@@ -178,7 +186,7 @@ def drop_aliases(identifiers: list[str], unknown: frozenset[str], cands: list[Ca
         places.update(parts[:-1])
         places.add(parts[-1].split(".", 1)[0])
         if packages and c.path in packages:
-            places.add(packages[c.path].lower())
+            places.update(packages[c.path].lower().split("."))
         if not is_test_path(c.path):  # a test patching ``z.ZodType.prototype`` does not define ``z``
             places.update(c.qualified_name.lower().split(".")[:-1])
     out = []

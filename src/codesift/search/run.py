@@ -22,6 +22,7 @@ from codesift.rank.labels import cap, label
 from codesift.rank.learned import DEPTH, RerankRow, Trees, rerank
 from codesift.query.parsed import ParsedQuery
 from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, looks_like_identifier
+from codesift.store.names import NAMESPACED_LANGUAGES
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import MetaStore
 
@@ -339,8 +340,9 @@ def run_search(
     # Recency is measured from the last update, not the wall clock: the same index ranks a query the
     # same way on every call.
     now = float(store.get_meta("last_update", "0") or 0) or None
-    # Go names a definition after its file's package (``chi.URLParam``), which no path needs to spell
-    packages = store.go_packages({c.path for c in cands if c.language == "go"}) if quals else {}
+    # Code names a definition after its file's package or namespace (Go's ``chi.URLParam``, C#'s
+    # ``Polly.Retry.RetryHelper``, C++'s ``os::now``), which no path needs to spell
+    packages = store.namespaces({c.path for c in cands if c.language in NAMESPACED_LANGUAGES}) if quals else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
                        unknown_qualifiers=unknown, packages=packages, declared=params.declared)
     if params.reranker is not None:

@@ -87,18 +87,65 @@ def go_packages(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
     return out
 
 
+# How a file names the namespace of its definitions, per language (read from its module chunks, in order).
+_NAMESPACE_CLAUSES = {
+    "go": re.compile(r"^package\s+([A-Za-z_]\w*)", re.M),
+    "java": re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M),
+    "kotlin": re.compile(r"^\s*package\s+([\w.`]+)", re.M),
+    "c_sharp": re.compile(r"^\s*namespace\s+([\w.]+)", re.M),
+    "php": re.compile(r"^\s*namespace\s+([\w\\]+)\s*[;{]", re.M),
+    "cpp": re.compile(r"^\s*(?:inline\s+)?namespace\s+([\w:]+)\s*\{", re.M),
+}
+_NAMESPACE_CLAUSES["c"] = _NAMESPACE_CLAUSES["cpp"]  # a C++ header indexed as C
+NAMESPACED_LANGUAGES = frozenset(_NAMESPACE_CLAUSES)
+
+
+def namespaces(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
+    """The namespace each file of ``paths`` declares, dotted: Go's ``package chi``, Java's and Kotlin's
+    ``package coil3.request``, C#'s ``namespace Polly.Retry``, PHP's ``namespace Monolog\\Handler``
+    (``monolog.handler``), C++'s nested ``namespace spdlog { namespace details {`` (every one the file opens,
+    in order: ``spdlog.details``). Code names a definition after it (``Polly.Retry.RetryHelper``,
+    ``spdlog::details::os::now``) whatever its folder is called. Files of other languages are left out."""
+    wanted = list(dict.fromkeys(paths))
+    found: dict[str, list[str]] = {}
+    for i in range(0, len(wanted), 500):
+        batch = wanted[i:i + 500]
+        rows = db.execute(
+            "SELECT f.path, c.language, c.text FROM files f JOIN chunks c ON c.file_id = f.id "
+            f"WHERE f.path IN ({','.join('?' * len(batch))}) AND c.kind = 'module' "
+            "ORDER BY f.path, c.start_line", batch).fetchall()
+        for path, language, text in rows:
+            clause = _NAMESPACE_CLAUSES.get(language)
+            if clause is None or (language in ("go", "java", "kotlin", "c_sharp", "php") and path in found):
+                continue  # one package / namespace clause per file in these
+            for m in clause.finditer(text):
+                names = found.setdefault(path, [])
+                names.extend(p for p in re.split(r"::|\\|\.", m.group(1).strip("`\\")) if p and p not in names)
+                if language != "cpp" and language != "c":
+                    break
+    return {path: ".".join(parts) for path, parts in found.items() if parts}
+
+
+def _within(module: list[str], namespace: str) -> bool:
+    """Whether ``module`` (lower-cased parts) is a run of the dotted ``namespace``'s parts."""
+    parts = namespace.lower().split(".")
+    n = len(module)
+    return n > 0 and any(parts[i:i + n] == module for i in range(len(parts) - n + 1))
+
+
 def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotted: str) -> set[int]:
     """The chunk ids of ``rows`` (id, lower-cased qualified name) that ``dotted`` names with their module in
     front: the file (``validate.email`` for validate.py's ``Email``, ``marshmallow.fields.nested``), its
-    folder (Go's ``middleware.logger``) or the package its Go file declares (``chi.urlparam``,
-    ``chi.mux.handle`` for a repository whose root is ``package chi``)."""
+    folder (Go's ``middleware.logger``) or the package / namespace its file declares (``chi.urlparam``,
+    ``chi.mux.handle`` for a repository whose root is ``package chi``; ``polly.retry.retryhelper.x``,
+    ``os.create_dir`` in ``namespace spdlog { namespace details { namespace os {``)."""
     wanted = [(cid, lqual) for cid, lqual in rows if dotted.endswith("." + lqual)]
     if not wanted:
         return set()
     ids = [cid for cid, _ in wanted]
     info = {cid: (path, language) for cid, path, language in db.execute(
         f"SELECT id, path, language FROM chunks WHERE id IN ({','.join('?' * len(ids))})", ids)}
-    packages = go_packages(db, [p for p, language in info.values() if language == "go"])
+    packages = namespaces(db, [p for p, language in info.values() if language in NAMESPACED_LANGUAGES])
     out = set()
     for cid, lqual in wanted:
         path, language = info.get(cid, ("", ""))
@@ -107,7 +154,7 @@ def _module_qualified(db: sqlite3.Connection, rows: list[tuple[int, str]], dotte
         n = len(module)
         # A Go file is no module of its own: its package is its folder (``assert.Equal``, not ``assertions.Equal``).
         if module and ((parts[-n:] == module and language != "go") or parts[:-1][-n:] == module
-                       or [packages.get(path, "").lower()] == module):
+                       or _within(module, packages.get(path, ""))):
             out.add(cid)
     return out
 

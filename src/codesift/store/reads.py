@@ -263,6 +263,10 @@ class ReadQueries:
         """Path → the package its Go file declares (see ``store.names.go_packages``)."""
         return names.go_packages(self.db, paths)
 
+    def namespaces(self, paths: Iterable[str]) -> dict[str, str]:
+        """Path → the package or namespace its file declares, dotted (see ``store.names.namespaces``)."""
+        return names.namespaces(self.db, paths)
+
     # -- references (see store/refs.py) ---------------------------------------------------------
     def ref_definitions(self) -> list[refs.DefinitionRow]:
         return refs.definitions(self._plain())
