@@ -117,9 +117,10 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     """How well a query identifier names this symbol: 1.0 for its name (case-insensitive), its qualified
     name or a tail of it, also after the package or namespace its file declares (Go's ``chi.URLParam``,
     ``chi.Mux.Handle``; C#'s ``Polly.Retry.RetryHelper``); 0.8 for ``qualifier.name`` where the qualifier is
-    the file's folder or stem (Go ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but for
-    a trailing ``?``/``!``/``=``; ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~ ``CookieJar``) or the right name under
-    another qualifier; else 0. Qualifiers are dotted (see ``shape.identifier_words``)."""
+    the file's folder or stem (Go ``pkg.Func``, Python ``module.func``); ``BARE_MATCH`` for one of those but
+    for a trailing ``?``/``!``/``=``; ``PARTIAL_MATCH`` for the same camel/snake parts (``cookie_jar`` ~
+    ``CookieJar``) or the right name under another qualifier; else 0. Qualifiers are dotted (see
+    ``shape.identifier_words``)."""
     if not identifiers or not name:
         return 0.0
     lname, lqual, package = name.lower(), qualified_name.lower(), package.lower()
