@@ -36,7 +36,10 @@ from dataclasses import dataclass, field
 # 21: not in tests' and examples' files (indexing.prepare.windowed).
 # 22: definitions only (not documentation sections, text windows or module code).
 # 23: a file with an enormous line is parsed unless its definitions begin on such lines (a minified bundle).
-PARSER_VERSION = "23"
+# 24: C/C++ export macros blanked before parsing (``class SPDLOG_API logger``, ``SPDLOG_INLINE A::f``) and
+#     function-like macros are definitions; C# properties that run code are methods; a Kotlin top-level extension
+#     function's parent is its receiver type; Ruby ``class A::B`` keeps ``A`` in its qualified name.
+PARSER_VERSION = "24"
 
 _QUALIFIER = re.compile(r"::|->|#|\\")  # PHP's namespaces: Monolog\Handler\StreamHandler
 
