@@ -7,8 +7,12 @@ index, as bench/quality/quality.py does), ``--n`` definitions outside tests are 
 searched (hybrid) by its bare name, by its kind and name (``class Session``, ``function main``), by its
 definition line as pasted (``def list_domains(self) -> list[str]``: a hit covers that line), and a method
 also as ``Parent.name``. A hit is a first result with that name (and kind), or ending with that
-qualified name. A Go definition is also searched as ``pkg.Name`` (``pkg.Type.Method``) after the package its file
-declares (``cobra.Command``, whose folder may be named anything: often the repository's root). The public bench
+qualified name. A member is also searched in its language's own syntax ("native"): ``Class::method`` (C, C++,
+PHP), ``Class#method`` and ``Module::Class`` (Ruby). A definition is also searched as ``pkg.Name``
+(``pkg.Type.Method``) after the package or namespace its file declares, spelled as that language does: Go's
+``cobra.Command`` (whose folder may be named anything: often the repository's root), C#'s
+``Polly.Retry.RetryHelper.Method``, Java's and Kotlin's ``package`` prefix, PHP's ``Monolog\\Handler\\X::method``,
+C++'s ``spdlog::details::os::now`` (the namespaces open at its line). The public bench
 has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
@@ -32,11 +36,12 @@ from codesift.query.shape import KIND_WORDS  # noqa: E402
 KINDS = ("function", "method", "class", "struct", "interface", "enum", "trait", "type")
 
 
-def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str, str, int]]:
-    """(name, qualified name, kind, path, signature, start line) of ``n`` random definitions outside tests."""
+def sample(index: Index, n: int, seed: int) -> list[tuple[str, str, str, str, str, int, str]]:
+    """(name, qualified name, kind, path, signature, start line, language) of ``n`` random definitions outside
+    tests."""
     from codesift.languages import is_test_path
 
-    rows = [(c.name, c.qualified_name, c.kind, c.path, c.signature.split("\n", 1)[0][:200], c.start_line)
+    rows = [(c.name, c.qualified_name, c.kind, c.path, c.signature.split("\n", 1)[0][:200], c.start_line, c.language)
             for c in index.store.iter_chunks()
             if c.kind in KINDS and len(c.name) > 2 and not is_test_path(c.path) and " " not in c.name]
     random.Random(seed).shuffle(rows)
@@ -51,6 +56,53 @@ def go_package(path: Path) -> str:
     return m.group(1) if m else ""
 
 
+_NAMESPACE = {"c_sharp": r"^\s*namespace\s+([\w.]+)", "java": r"^\s*package\s+([\w.]+)\s*;",
+              "kotlin": r"^\s*package\s+([\w.]+)", "php": r"^\s*namespace\s+([\w\\\\]+)\s*[;{]"}
+_SEPARATOR = {"c_sharp": ".", "java": ".", "kotlin": ".", "php": "\\", "cpp": "::", "c": "::"}
+
+
+def namespace(path: Path, language: str, line: int) -> list[str]:
+    """The namespace a file declares, as parts (C#, Java, Kotlin, PHP), or the C++ namespaces open at ``line``
+    (braces counted, comments and strings ignored roughly); read from the file, not from codesift's index."""
+    import re
+
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if language in _NAMESPACE:
+        m = re.search(_NAMESPACE[language], text, re.M)
+        return re.split(r"[.\\\\]", m.group(1)) if m else []
+    if language not in ("cpp", "c"):
+        return []
+    stack: list[tuple[int, list[str]]] = []
+    depth = 0
+    for raw in text.split("\n")[: line - 1]:
+        code = re.sub(r"//.*|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", "", raw)
+        opened = re.match(r"\s*(?:inline\s+)?namespace\s+([\w:]+)\s*\{", code)
+        for ch in code:
+            if ch == "{":
+                depth += 1
+                if opened is not None:
+                    stack.append((depth, opened.group(1).split("::")))
+                    opened = None
+            elif ch == "}":
+                while stack and stack[-1][0] >= depth:
+                    stack.pop()
+                depth -= 1
+    return [part for _, parts in stack for part in parts]
+
+
+def native_form(language: str, kind: str, qual: str) -> str | None:
+    """A member or nested type as its language writes it: ``Class::method`` (C, C++, PHP), ``Class#method`` and
+    ``Module::Class`` (Ruby); None where the language writes ``Parent.name`` (the column before)."""
+    parts = qual.split(".")
+    if len(parts) < 2:
+        return None
+    if language in ("cpp", "c", "php") and kind == "method":
+        return "::".join(parts[-2:])
+    if language == "ruby":
+        return "#".join(parts[-2:]) if kind == "method" else "::".join(parts)
+    return None
+
+
 def open_index(target: str) -> Index:
     """The index of a folder, or of a public bench corpus by name."""
     if Path(target).is_dir():
@@ -61,13 +113,13 @@ def open_index(target: str) -> Index:
 
 
 def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
-    labels = ("bare", "kind name", "definition line", "Parent.name", "pkg.name")
+    labels = ("bare", "kind name", "definition line", "Parent.name", "native", "pkg.name")
     hits: dict[str, list[int]] = {label: [0, 0] for label in labels}
     misses: list[str] = []
     with open_index(target) as index:
         drawn = sample(index, n, seed)
         packages = {p: pkg for p in {d[3] for d in drawn} if p.endswith(".go") and (pkg := go_package(index.root / p))}
-        for name, qual, kind, path, signature, line in drawn:
+        for name, qual, kind, path, signature, line, language in drawn:
             word = "function" if kind == "method" else kind
             asks = [("bare", name, lambda r, name=name: r.name == name),
                     ("kind name", f"{word} {name}", lambda r, name=name, word=word: r.name == name
@@ -78,8 +130,19 @@ def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[st
             if kind == "method" and "." in qual:
                 q = ".".join(qual.split(".")[-2:])
                 asks.append(("Parent.name", q, lambda r, q=q: r.qualified_name.endswith(q)))
+            native = native_form(language, kind, qual)
+            if native is not None:
+                tail = ".".join(qual.split(".")[-2:]) if language != "ruby" or kind == "method" else qual
+                asks.append(("native", native, lambda r, tail=tail: r.qualified_name.endswith(tail)))
             if path in packages:
                 asks.append(("pkg.name", f"{packages[path]}.{qual}", lambda r, path=path, qual=qual:
+                             r.qualified_name == qual and r.path == path))
+            elif language in _SEPARATOR and (space := namespace(index.root / path, language, line)):
+                sep = _SEPARATOR[language]
+                member = "::".join(qual.split(".")) if sep == "::" else qual
+                if language == "php" and kind == "method":
+                    member = "::".join(qual.rsplit(".", 1))
+                asks.append(("pkg.name", sep.join(space) + sep + member, lambda r, path=path, qual=qual:
                              r.qualified_name == qual and r.path == path))
             for label, query, ok in asks:
                 top = index.search(query, limit=1).results
@@ -99,8 +162,9 @@ def main() -> None:
     ap.add_argument("--misses", type=int, default=8)
     common.add_record_flag(ap)
     args = ap.parse_args()
-    print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 | Go pkg.name Hit@1 |")
-    print("|---|---|---|---|---|---|")
+    print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 "
+          "| native `A::b`/`A#b` Hit@1 | package/namespace.name Hit@1 |")
+    print("|---|---|---|---|---|---|---|")
     notes = []
     kept: dict[str, float] = {}
     for root in args.roots:
