@@ -67,3 +67,32 @@ def test_php_definitions():
     assert defs["Loggable.log"].docstring == "Write a log line."
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == [(1, 2), (4, 4)]
+
+
+STATIC_CALLS = """\
+<?php
+namespace Monolog\\Handler;
+
+final class StreamHandler extends Base
+{
+    public function write(): void
+    {
+        self::open();
+        static::reopen();
+        parent::write();
+        \\Monolog\\Utils::jsonEncode([]);
+    }
+}
+"""
+
+
+def test_php_static_calls_are_references_with_their_class():
+    from codesift.parse.chunks import extract_chunks as chunks_and_refs
+
+    found: list = []
+    chunks_and_refs(STATIC_CALLS, "php", "src/StreamHandler.php", found)
+    calls = {(r.name, r.qualifier) for r in found if r.kind == "call"}
+    assert {("open", "self"), ("reopen", "static"), ("write", "parent"),
+            ("jsonEncode", "\\Monolog\\Utils")} <= calls
+    defs = {c.qualified_name: c.kind for c in extract_chunks(STATIC_CALLS, "php", "x.php") if c.kind != "module"}
+    assert defs == {"StreamHandler": "class", "StreamHandler.write": "method"}  # the namespace is no parent
