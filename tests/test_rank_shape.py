@@ -73,6 +73,11 @@ def test_a_name_asked_for_with_its_kind():
     ("public async Task<int> RunAsync(string[] args)", "RunAsync", "method"),
     ("void Widget::draw(int x, int y) const", "Widget.draw", "method"),
     ("def self.start(given_args = ARGV, config = {})", "start", "method"),
+    # C: a function-like macro, an export macro before the return type; C++: a class template's member
+    ("#define luaL_checkint(L,n)", "luaL_checkint", "function"),
+    ("LUALIB_API const char *luaL_tolstring (lua_State *L, int idx, size_t *len)", "luaL_tolstring", "function"),
+    ("SPDLOG_INLINE void base_sink<Mutex>::set_pattern(const std::string &pattern)", "base_sink.set_pattern",
+     "method"),
 ])
 def test_a_pasted_definition_line_names_its_definition(line, name, kind):
     from codesift.query.shape import declared_name, pasted_definition
@@ -146,3 +151,13 @@ def test_a_question_for_the_code_that_uses_a_name(question, name):
     from codesift.query.shape import used_name
 
     assert used_name(question) == name
+
+
+@pytest.mark.parametrize("query, dotted", [
+    ("~qt_color_sink", "~qt_color_sink"), ("qt_color_sink::~qt_color_sink", "qt_color_sink.~qt_color_sink"),
+    ("Monolog\\Handler\\StreamHandler::write", "Monolog.Handler.StreamHandler.write"),
+    ("\\Monolog\\Utils", "Monolog.Utils"), ("::Jekyll::Site", "Jekyll.Site"), ("EntryFilter#filter", "EntryFilter.filter"),
+])
+def test_each_languages_qualified_names_are_identifiers(query, dotted):
+    assert classify(query) == QueryShape.IDENTIFIER
+    assert identifier_words(query) == [dotted]

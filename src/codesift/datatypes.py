@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 #     function's parent is its receiver type; Ruby ``class A::B`` keeps ``A`` in its qualified name.
 PARSER_VERSION = "24"
 
-_QUALIFIER = re.compile(r"::|->|#|\\")  # PHP's namespaces: Monolog\Handler\StreamHandler
+_QUALIFIER = re.compile(r"::|->|#|\\(?=[A-Za-z_])")  # PHP's namespaces: Monolog\Handler\StreamHandler
 
 
 def dotted(name: str) -> str:

@@ -12,10 +12,10 @@ from enum import Enum
 from codesift.datatypes import dotted
 
 _WORD = re.compile(r"[^\s]+")
-# A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby (``empty?``, ``save!``, the setter ``root=``) and
+# A C++ destructor's name begins with ``~``. A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby (``empty?``, ``save!``, the setter ``root=``) and
 # ``?`` a sentence's punctuation elsewhere (``who calls parse_args?``): kept here, told apart by ``boosts.name_match``.
 _IDENTISH = re.compile(
-    r"^(?:::|\\)?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
+    r"^(?:::|\\)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
 )
 
 
@@ -74,11 +74,17 @@ _DECL_START = re.compile(
     r"^\s*(?:(?:export|default|pub(?:\([\w:]+\))?|public|private|protected|internal|static|final|abstract|"
     r"override|async|unsafe|extern|inline|virtual|const|open|suspend)\s+)*"
     r"(?P<kw>def|func|fn|function|fun|class|struct|interface|trait|enum|type|impl|module|record|object)\b")
+# C/C++ export macros (``LUALIB_API``, ``SPDLOG_INLINE``: capitals with an underscore) and ``const`` may lead.
 _TYPED_START = re.compile(r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|"
-                          r"synchronized|async|sealed|extern|unsafe|inline|constexpr)\s+)*"
-                          r"[A-Za-z_][\w.:]*(?:<[^()]*>)?(?:\[\])*[*&?]*\s+[*&]*[A-Za-z_]\w*(?:::[A-Za-z_~]\w*)*\s*\(")
+                          r"synchronized|async|sealed|extern|unsafe|inline|constexpr|const|unsigned|"
+                          r"[A-Z][A-Z0-9]*_[A-Z0-9_]+)\s+)*"
+                          r"[A-Za-z_][\w.:]*(?:<[^()]*>)?(?:\[\])*[*&?]*\s+[*&]*[A-Za-z_]\w*(?:<[^()]*?>)?"
+                          r"(?:::~?[A-Za-z_]\w*)*\s*\(")
+# A C function-like macro: ``#define luaL_checkint(L,n)``.
+_MACRO_START = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\(")
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)")
-_CALLED = re.compile(r"([A-Za-z_$][\w$]*(?:::[A-Za-z_$~][\w$]*)*[?!]?)\s*(?:<[^()]*>)?\s*\(")  # C++'s Type::name(
+# C++'s Type::name( and Type<T>::name(
+_CALLED = re.compile(r"([A-Za-z_$][\w$]*(?:<[^()]*?>)?(?:::[A-Za-z_$~][\w$]*)*[?!]?)\s*(?:<[^()]*>)?\s*\(")
 _AFTER_KW = re.compile(r"\b(?:class|struct|interface|trait|enum|type|impl|module|record|object)\s+"
                        r"([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)")
 _CODE_MARKS = re.compile(r"[(){}\[\]:;=<>,*&]")
@@ -96,6 +102,9 @@ def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
     ``func (c *Command) Execute() error``, ``public Builder toBuilder()``, ``pub struct Config`` — else None."""
     if "\n" in query.strip():
         return None
+    macro = _MACRO_START.match(query)
+    if macro is not None:
+        return macro.group(1), KIND_WORDS["function"]
     start = _DECL_START.match(query)
     if start is None and not _TYPED_START.match(query):
         return None
@@ -109,7 +118,7 @@ def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
     called = named or _CALLED.search(rest)
     if called is None:
         return None
-    name = called.group(1)
+    name = re.sub(r"<[^()]*?>", "", called.group(1))
     if not _CODE_MARKS.search(query) and not (name[:1].isupper() or looks_like_identifier(name)):
         return None  # "object storage" is English: ``class Session``-style queries are named_kind's
     if callable_kw and _SELF_PARAM.match(rest, called.end() - 1):
