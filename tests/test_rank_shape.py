@@ -156,7 +156,8 @@ def test_a_question_for_the_code_that_uses_a_name(question, name):
 @pytest.mark.parametrize("query, dotted", [
     ("~qt_color_sink", "~qt_color_sink"), ("qt_color_sink::~qt_color_sink", "qt_color_sink.~qt_color_sink"),
     ("Monolog\\Handler\\StreamHandler::write", "Monolog.Handler.StreamHandler.write"),
-    ("\\Monolog\\Utils", "Monolog.Utils"), ("::Jekyll::Site", "Jekyll.Site"), ("EntryFilter#filter", "EntryFilter.filter"),
+    ("\\Monolog\\Utils", "Monolog.Utils"), ("::Jekyll::Site", "Jekyll.Site"),
+    ("EntryFilter#filter", "EntryFilter.filter"),
 ])
 def test_each_languages_qualified_names_are_identifiers(query, dotted):
     assert classify(query) == QueryShape.IDENTIFIER

@@ -12,8 +12,9 @@ from enum import Enum
 from codesift.datatypes import dotted
 
 _WORD = re.compile(r"[^\s]+")
-# A C++ destructor's name begins with ``~``. A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby (``empty?``, ``save!``, the setter ``root=``) and
-# ``?`` a sentence's punctuation elsewhere (``who calls parse_args?``): kept here, told apart by ``boosts.name_match``.
+# A C++ destructor's name begins with ``~``. A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby
+# (``empty?``, ``save!``, the setter ``root=``) and ``?`` a sentence's punctuation elsewhere (``who calls
+# parse_args?``): kept here, told apart by ``boosts.name_match``.
 _IDENTISH = re.compile(
     r"^(?:::|\\)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
 )
