@@ -18,15 +18,20 @@ from codesift.datatypes import Chunk
 from codesift.parse import grammars
 from codesift.parse.base import CLASS_LIKE, Def, LangSpec, collapse, last_row, name_of, text
 from codesift.parse.lang_c import C_SPEC, CPP_SPEC
+from codesift.parse.lang_dart import DART_SPEC
 from codesift.parse.lang_elixir import ELIXIR_SPEC
+from codesift.parse.lang_haskell import HASKELL_SPEC
 from codesift.parse.lang_js import JS_SPEC, TS_SPEC
+from codesift.parse.lang_julia import JULIA_SPEC
 from codesift.parse.lang_misc import CSHARP_SPEC, GO_SPEC, JAVA_SPEC, KOTLIN_SPEC, PHP_SPEC
+from codesift.parse.lang_ocaml import OCAML_SPEC
 from codesift.parse.lang_python import PYTHON_SPEC
 from codesift.parse.lang_ruby import RUBY_SPEC
 from codesift.parse.lang_rust import RUST_SPEC
 from codesift.parse.lang_scala import SCALA_SPEC
 from codesift.parse.lang_script import LUA_SPEC, SHELL_SPEC
 from codesift.parse.lang_swift import SWIFT_SPEC
+from codesift.parse.lang_zig import ZIG_SPEC
 from codesift.parse.routes import route_for, route_prefix
 
 SPECS: dict[str, LangSpec] = {
@@ -48,6 +53,12 @@ SPECS: dict[str, LangSpec] = {
     "lua": LUA_SPEC,
     "shell": SHELL_SPEC,
     "elixir": ELIXIR_SPEC,
+    "dart": DART_SPEC,
+    "haskell": HASKELL_SPEC,
+    "zig": ZIG_SPEC,
+    "ocaml": OCAML_SPEC,
+    "ocaml_interface": OCAML_SPEC,
+    "julia": JULIA_SPEC,
 }
 
 MAX_TEXT = 20_000
