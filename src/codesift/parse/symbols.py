@@ -334,6 +334,9 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
     qualified = d.qualified or (f"{parent}.{d.name}" if parent else d.name)
 
     end_byte = _trim_trailing_comments(loc.outer_start, loc.outer_end, src, ctx.comment_ends)
+    # Scala's indented bodies end past the blank lines after them.
+    while end_byte > loc.outer_start and src[end_byte - 1] in b" \t\r\n":
+        end_byte -= 1
     end_row = ctx.row_of(max(end_byte - 1, loc.outer_start))
     start_row = loc.anchor.start_point[0] if loc.first_row is None else loc.first_row
 
