@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 # 21: not in tests' and examples' files (indexing.prepare.windowed).
 # 22: definitions only (not documentation sections, text windows or module code).
 # 23: a file with an enormous line is parsed unless its definitions begin on such lines (a minified bundle).
-PARSER_VERSION = "23"
+# 24: Swift, Scala, Lua, shell, Elixir, Dart, Haskell, Zig, OCaml and Julia files are parsed (were line windows).
+PARSER_VERSION = "24"
 
 _QUALIFIER = re.compile(r"::|->|#")
 
