@@ -56,6 +56,11 @@ def _load(name: str) -> Language:
     return Language(getattr(module, func_name)())
 
 
+def source(name: str) -> tuple[str, str] | None:
+    """(module, function) the grammar of ``name`` is loaded from, e.g. ``("tree_sitter_bash", "language")``."""
+    return _GRAMMAR_FUNCS.get(name)
+
+
 def failure(name: str) -> str | None:
     """Why the grammar of ``name`` failed to load in this process (``"ImportError: ..."``), or None."""
     return _errors.get(name)
