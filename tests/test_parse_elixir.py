@@ -51,41 +51,41 @@ end
 
 
 def test_elixir_definitions():
-    chunks = extract_chunks(SOURCE, 'elixir', 'lib/my_app/accounts.ex')
+    chunks = extract_chunks(SOURCE, "elixir", "lib/my_app/accounts.ex")
     defs = {c.qualified_name: c for c in chunks if c.kind != "module"}
     got = {q: (c.kind, c.start_line, c.end_line, c.parent) for q, c in defs.items()}
     assert got == {
-        'MyApp.Accounts': ('module_def', 1, 32, None),
-        'MyApp.Accounts.get_user': ('method', 12, 14, 'MyApp.Accounts'),
-        'MyApp.Accounts.normalize': ('method', 17, 17, 'MyApp.Accounts'),
-        'MyApp.Accounts.debug': ('method', 19, 21, 'MyApp.Accounts'),
-        'MyApp.Accounts.User': ('module_def', 23, 27, 'MyApp.Accounts'),
-        'MyApp.Accounts.User.new': ('method', 26, 26, 'MyApp.Accounts.User'),
-        'MyApp.Accounts.Printable': ('interface', 29, 31, 'MyApp.Accounts'),
-        'MyApp.Accounts.Printable.print': ('method', 30, 30, 'MyApp.Accounts.Printable'),
-        'MyApp.Accounts.Printable.Integer': ('impl', 34, 36, None),
-        'MyApp.Accounts.Printable.Integer.print': ('method', 35, 35, 'MyApp.Accounts.Printable.Integer'),
-        'Math': ('module_def', 38, 44, None),
-        'Math.fact': ('method', 40, 41, 'Math'),
-        'Math.zero': ('method', 43, 43, 'Math'),
+        "MyApp.Accounts": ("module_def", 1, 32, None),
+        "MyApp.Accounts.get_user": ("method", 12, 14, "MyApp.Accounts"),
+        "MyApp.Accounts.normalize": ("method", 17, 17, "MyApp.Accounts"),
+        "MyApp.Accounts.debug": ("method", 19, 21, "MyApp.Accounts"),
+        "MyApp.Accounts.User": ("module_def", 23, 27, "MyApp.Accounts"),
+        "MyApp.Accounts.User.new": ("method", 26, 26, "MyApp.Accounts.User"),
+        "MyApp.Accounts.Printable": ("interface", 29, 31, "MyApp.Accounts"),
+        "MyApp.Accounts.Printable.print": ("method", 30, 30, "MyApp.Accounts.Printable"),
+        "MyApp.Accounts.Printable.Integer": ("impl", 34, 36, None),
+        "MyApp.Accounts.Printable.Integer.print": ("method", 35, 35, "MyApp.Accounts.Printable.Integer"),
+        "Math": ("module_def", 38, 44, None),
+        "Math.fact": ("method", 40, 41, "Math"),
+        "Math.zero": ("method", 43, 43, "Math"),
     }
-    assert defs['MyApp.Accounts'].signature == 'defmodule MyApp.Accounts'
-    assert defs['MyApp.Accounts.get_user'].signature == 'def get_user(id)'
-    assert defs['MyApp.Accounts.normalize'].signature == 'defp normalize(email)'
-    assert defs['MyApp.Accounts.debug'].signature == 'defmacro debug(expr)'
-    assert defs['MyApp.Accounts.User'].signature == 'defmodule User'
-    assert defs['MyApp.Accounts.User.new'].signature == 'def new(attrs \\\\ %{})'
-    assert defs['MyApp.Accounts.Printable'].signature == 'defprotocol Printable'
-    assert defs['MyApp.Accounts.Printable.print'].signature == 'def print(data)'
-    assert defs['MyApp.Accounts.Printable.Integer'].signature == 'defimpl MyApp.Accounts.Printable, for: Integer'
-    assert defs['MyApp.Accounts.Printable.Integer.print'].signature == 'def print(n)'
-    assert defs['Math'].signature == 'defmodule Math'
-    assert defs['Math.fact'].signature == 'def fact(0)'
-    assert defs['Math.zero'].signature == 'def zero'
-    assert defs['MyApp.Accounts'].docstring == 'The accounts context.'
-    assert defs['MyApp.Accounts.get_user'].docstring == 'Gets a user by id.'
-    assert defs['MyApp.Accounts.normalize'].docstring == 'Private helper.'
-    assert defs['Math.fact'].docstring == 'Factorial.'
+    assert defs["MyApp.Accounts"].signature == "defmodule MyApp.Accounts"
+    assert defs["MyApp.Accounts.get_user"].signature == "def get_user(id)"
+    assert defs["MyApp.Accounts.normalize"].signature == "defp normalize(email)"
+    assert defs["MyApp.Accounts.debug"].signature == "defmacro debug(expr)"
+    assert defs["MyApp.Accounts.User"].signature == "defmodule User"
+    assert defs["MyApp.Accounts.User.new"].signature == "def new(attrs \\\\ %{})"
+    assert defs["MyApp.Accounts.Printable"].signature == "defprotocol Printable"
+    assert defs["MyApp.Accounts.Printable.print"].signature == "def print(data)"
+    assert defs["MyApp.Accounts.Printable.Integer"].signature == "defimpl MyApp.Accounts.Printable, for: Integer"
+    assert defs["MyApp.Accounts.Printable.Integer.print"].signature == "def print(n)"
+    assert defs["Math"].signature == "defmodule Math"
+    assert defs["Math.fact"].signature == "def fact(0)"
+    assert defs["Math.zero"].signature == "def zero"
+    assert defs["MyApp.Accounts"].docstring == "The accounts context."
+    assert defs["MyApp.Accounts.get_user"].docstring == "Gets a user by id."
+    assert defs["MyApp.Accounts.normalize"].docstring == "Private helper."
+    assert defs["Math.fact"].docstring == "Factorial."
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == []
 
