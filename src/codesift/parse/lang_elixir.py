@@ -1,9 +1,9 @@
 """Elixir: ``defmodule`` / ``defprotocol`` / ``defimpl`` scopes and ``def``-family functions, all ``call`` nodes.
 
 A module's qualified name is its full alias path (nested ``defmodule User`` in ``MyApp.Accounts`` is
-``MyApp.Accounts.User``); a function's clauses (``def fact(0)``, ``def fact(n)``) are one definition; the
-``@doc`` / ``@spec`` attributes above a function belong to it and ``@doc``'s text is its docstring, as a
-module's ``@moduledoc`` is its own.
+``MyApp.Accounts.User``; a nested dotted alias keeps its last part only); a function's clauses (``def fact(0)``,
+``def fact(n)``) are one definition; the ``@doc`` / ``@spec`` attributes above a function belong to it and
+``@doc``'s text is its docstring, as a module's ``@moduledoc`` is its own.
 """
 
 from __future__ import annotations
@@ -82,17 +82,16 @@ def _inline_body(node: Node) -> Node | None:
     return None
 
 
-def _scope_path(node: Node) -> list[str]:
-    """The alias texts of the ``defmodule``-like calls around ``node`` (outermost first)."""
-    path: list[str] = []
-    current = node.parent
-    while current is not None:
-        if current.type == "call" and _target(current) in ("defmodule", "defprotocol"):
-            args = _arguments(current)
-            if args and args[0].type == "alias":
-                path.append(text(args[0]))
-        current = current.parent
-    return path[::-1]
+def _enclosing_alias(node: Node) -> str:
+    """The alias of the ``defmodule`` / ``defprotocol`` right around ``node`` ("" at the top of a file).
+
+    Only the nearest: ``Node.parent`` costs the node's depth, and hostile nesting must stay linear."""
+    block = node.parent
+    holder = block.parent if block is not None and block.type == "do_block" else None
+    if holder is None or holder.type != "call" or _target(holder) not in ("defmodule", "defprotocol"):
+        return ""
+    args = _arguments(holder)
+    return text(args[0]) if args and args[0].type == "alias" else ""
 
 
 def _scope(node: Node, keyword: str) -> Def | None:
@@ -104,12 +103,15 @@ def _scope(node: Node, keyword: str) -> Def | None:
     if keyword == "defimpl":
         target = next((text(p.child_by_field_name("value")) for a in args[1:] if a.type == "keywords"
                        for p in a.named_children if text(p.child_by_field_name("key")).startswith("for")), "")
-        target = target or ".".join(_scope_path(node))
+        target = target or _enclosing_alias(node)
         if not target:
             return None
-        qualified = f"{alias}.{target}"
-        return Def(node, "impl", target.rsplit(".", 1)[-1], body=block, qualified=qualified, scope=qualified)
-    qualified = ".".join([*_scope_path(node), alias])
+        implementation = f"{alias}.{target}"
+        return Def(node, "impl", target.rsplit(".", 1)[-1], body=block, qualified=implementation,
+                   scope=implementation)
+    # At the top of a file the alias is the full name; nested, the enclosing module's name comes first.
+    top = node.parent is not None and node.parent.type == "source"
+    qualified: str | None = alias if top else None
     docstring = None
     if block is not None:
         moduledoc = next((c for c in block.named_children if _attribute(c) == "moduledoc"), None)
