@@ -93,3 +93,20 @@ def test_scala_definitions():
     assert defs["Greeter.greet"].decorators == ["@inline"]
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == [(1, 1), (3, 3)]
+
+
+EXTENSION = """\
+extension (c: Circle)
+  def circumference: Double = c.radius * 2
+  def diameter: Double = c.radius * 2
+"""
+
+
+def test_scala_extension_methods_belong_to_the_extended_type():
+    chunks = extract_chunks(EXTENSION, "scala", "src/main/scala/Ops.scala")
+    got = {c.qualified_name: (c.kind, c.start_line, c.end_line, c.parent) for c in chunks}
+    assert got == {
+        "extension (c: Circle)": ("impl", 1, 3, None),
+        "Circle.circumference": ("method", 2, 2, "Circle"),
+        "Circle.diameter": ("method", 3, 3, "Circle"),
+    }

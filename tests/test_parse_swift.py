@@ -94,3 +94,26 @@ def test_swift_definitions():
     assert defs["Renderer.shared"].decorators == ["@objc"]
     modules = [(c.start_line, c.end_line) for c in chunks if c.kind == "module"]
     assert modules == [(1, 1)]
+
+
+SWIFTUI = """\
+struct ContentView: View {
+    @State private var count = 0
+
+    var body: some View {
+        Text("hi")
+    }
+
+    subscript(index: Int) -> Int { index }
+}
+"""
+
+
+def test_swift_computed_properties_and_subscripts_are_code():
+    chunks = extract_chunks(SWIFTUI, "swift", "Sources/App/ContentView.swift")
+    got = {c.qualified_name: (c.kind, c.start_line, c.end_line, c.signature) for c in chunks}
+    assert got == {
+        "ContentView": ("struct", 1, 9, "struct ContentView: View"),
+        "ContentView.body": ("method", 4, 6, "var body: some View"),
+        "ContentView.subscript": ("method", 8, 8, "subscript(index: Int) -> Int"),
+    }
