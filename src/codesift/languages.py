@@ -104,7 +104,8 @@ def language_for(path: str) -> str | None:
 _TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
 _TEST_FILE = re.compile(
-    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs)|.*_spec\.rb)$"
+    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs|swift|scala)|.*_spec\.rb"
+    r"|.*Spec\.(scala|hs))$"
 )
 
 
