@@ -9,7 +9,8 @@ from functools import lru_cache
 # Languages with a tree-sitter grammar: symbols are extracted, not just windows.
 GRAMMAR_LANGUAGES: frozenset[str] = frozenset(
     {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp", "c_sharp",
-     "ruby", "php", "kotlin"}
+     "ruby", "php", "kotlin", "swift", "scala", "lua", "shell", "elixir", "dart", "haskell", "zig", "ocaml",
+     "ocaml_interface", "julia"}
 )  # fmt: skip
 
 # Programming languages (the grammar ones and those indexed as windows), as opposed to markup, data,
@@ -45,7 +46,7 @@ EXTENSIONS: dict[str, str] = {
     # other source languages: indexed as line windows
     ".swift": "swift", ".scala": "scala", ".sc": "scala", ".lua": "lua", ".pl": "perl",
     ".pm": "perl", ".r": "r", ".jl": "julia", ".dart": "dart", ".ex": "elixir", ".exs": "elixir",
-    ".erl": "erlang", ".hrl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".mli": "ocaml",
+    ".erl": "erlang", ".hrl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".mli": "ocaml_interface",
     ".clj": "clojure", ".cljs": "clojure", ".groovy": "groovy", ".gradle": "groovy",
     ".m": "objective_c", ".mm": "objective_c", ".zig": "zig", ".nim": "nim", ".fs": "fsharp",
     ".fsx": "fsharp", ".vue": "vue", ".svelte": "svelte", ".elm": "elm", ".v": "verilog",
@@ -103,7 +104,8 @@ def language_for(path: str) -> str | None:
 _TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "e2e", "testdata"})
 _EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "bench"})
 _TEST_FILE = re.compile(
-    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs)|.*_spec\.rb)$"
+    r"(^test_.*|.*_test\.[a-z]+|.*\.(test|spec)\.[jt]sx?|conftest\.py|.*Tests?\.(java|kt|cs|swift|scala)|.*_spec\.rb"
+    r"|.*Spec\.(scala|hs))$"
 )
 
 

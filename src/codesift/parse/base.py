@@ -30,6 +30,8 @@ class Def:
     route: str | None = None
     docstring: str | None = None  # explicit docstring (Python); None = use preceding comments
     ref_only: bool = False  # not a definition: ``route`` applies to the def called ``name``
+    lead: Node | None = None  # a sibling before it that it owns (Julia's docstring, Elixir's ``@doc``)
+    extent: Node | None = None  # the last sibling it spans (Dart's body after its signature, Haskell's equations)
 
 
 Classifier = Callable[[Node], "Def | None"]
@@ -53,6 +55,8 @@ class LangSpec:
     # Body-less declarations that the next definition of the same name implements (TypeScript's overload
     # signatures): they, and the doc comment above the first, belong to that definition.
     overloads: frozenset[str] = frozenset()
+    # Markers the shared comment cleaning does not know (Lua's ``--``, OCaml's ``(* *)``), removed after it.
+    doc_clean: Callable[[str], str] | None = None
 
 
 def text(node: Node | None) -> str:

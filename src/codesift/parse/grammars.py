@@ -29,6 +29,17 @@ _GRAMMAR_FUNCS: dict[str, tuple[str, str]] = {
     "ruby": ("tree_sitter_ruby", "language"),
     "php": ("tree_sitter_php", "language_php"),
     "kotlin": ("tree_sitter_kotlin", "language"),
+    "swift": ("tree_sitter_swift", "language"),
+    "scala": ("tree_sitter_scala", "language"),
+    "lua": ("tree_sitter_lua", "language"),
+    "shell": ("tree_sitter_bash", "language"),
+    "elixir": ("tree_sitter_elixir", "language"),
+    "dart": ("tree_sitter_dart", "language"),
+    "haskell": ("tree_sitter_haskell", "language"),
+    "zig": ("tree_sitter_zig", "language"),
+    "ocaml": ("tree_sitter_ocaml", "language_ocaml"),
+    "ocaml_interface": ("tree_sitter_ocaml", "language_ocaml_interface"),
+    "julia": ("tree_sitter_julia", "language"),
 }
 
 SUPPORTED: frozenset[str] = frozenset(_GRAMMAR_FUNCS)
@@ -43,6 +54,11 @@ def _load(name: str) -> Language:
     module_name, func_name = _GRAMMAR_FUNCS[name]
     module = importlib.import_module(module_name)
     return Language(getattr(module, func_name)())
+
+
+def source(name: str) -> tuple[str, str] | None:
+    """(module, function) the grammar of ``name`` is loaded from, e.g. ``("tree_sitter_bash", "language")``."""
+    return _GRAMMAR_FUNCS.get(name)
 
 
 def failure(name: str) -> str | None:

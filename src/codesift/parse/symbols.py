@@ -18,11 +18,20 @@ from codesift.datatypes import Chunk
 from codesift.parse import grammars
 from codesift.parse.base import CLASS_LIKE, Def, LangSpec, collapse, last_row, name_of, text
 from codesift.parse.lang_c import C_SPEC, CPP_SPEC
+from codesift.parse.lang_dart import DART_SPEC
+from codesift.parse.lang_elixir import ELIXIR_SPEC
+from codesift.parse.lang_haskell import HASKELL_SPEC
 from codesift.parse.lang_js import JS_SPEC, TS_SPEC
+from codesift.parse.lang_julia import JULIA_SPEC
 from codesift.parse.lang_misc import CSHARP_SPEC, GO_SPEC, JAVA_SPEC, KOTLIN_SPEC, PHP_SPEC
+from codesift.parse.lang_ocaml import OCAML_SPEC
 from codesift.parse.lang_python import PYTHON_SPEC
 from codesift.parse.lang_ruby import RUBY_SPEC
 from codesift.parse.lang_rust import RUST_SPEC
+from codesift.parse.lang_scala import SCALA_SPEC
+from codesift.parse.lang_script import LUA_SPEC, SHELL_SPEC
+from codesift.parse.lang_swift import SWIFT_SPEC
+from codesift.parse.lang_zig import ZIG_SPEC
 from codesift.parse.routes import route_for, route_prefix
 
 SPECS: dict[str, LangSpec] = {
@@ -39,6 +48,17 @@ SPECS: dict[str, LangSpec] = {
     "ruby": RUBY_SPEC,
     "php": PHP_SPEC,
     "kotlin": KOTLIN_SPEC,
+    "swift": SWIFT_SPEC,
+    "scala": SCALA_SPEC,
+    "lua": LUA_SPEC,
+    "shell": SHELL_SPEC,
+    "elixir": ELIXIR_SPEC,
+    "dart": DART_SPEC,
+    "haskell": HASKELL_SPEC,
+    "zig": ZIG_SPEC,
+    "ocaml": OCAML_SPEC,
+    "ocaml_interface": OCAML_SPEC,
+    "julia": JULIA_SPEC,
 }
 
 MAX_TEXT = 20_000
@@ -240,8 +260,11 @@ def _locate(spec: LangSpec, d: Def) -> _Located:
                 outer_start, start_row = sib.start_byte, sib.start_point[0]
                 first_row = start_row
             sib = sib.prev_named_sibling
+    if d.lead is not None and d.lead.start_byte < outer_start:
+        outer_start, start_row = d.lead.start_byte, d.lead.start_point[0]
+    outer_end = max(outer.end_byte, d.extent.end_byte) if d.extent is not None else outer.end_byte
     anchor = _first_token(spec, anchor_base)
-    return _Located(d, outer, outer_start, outer.end_byte, start_row, decorators, anchor, first_row)
+    return _Located(d, outer, outer_start, outer_end, start_row, decorators, anchor, first_row)
 
 
 def _overload_of(spec: LangSpec, node: Node, name: str) -> bool:
@@ -315,6 +338,9 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
     qualified = d.qualified or (f"{parent}.{d.name}" if parent else d.name)
 
     end_byte = _trim_trailing_comments(loc.outer_start, loc.outer_end, src, ctx.comment_ends)
+    # Scala's indented bodies end past the blank lines after them.
+    while end_byte > loc.outer_start and src[end_byte - 1] in b" \t\r\n":
+        end_byte -= 1
     end_row = ctx.row_of(max(end_byte - 1, loc.outer_start))
     start_row = loc.anchor.start_point[0] if loc.first_row is None else loc.first_row
 
@@ -338,6 +364,8 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
         docstring, doc_row = _doc_comment(ctx.doc_comments, loc.start_row)
         if not docstring:
             docstring, doc_row = _doc_block_above_blank(ctx, loc)
+        if docstring and spec.doc_clean is not None:
+            docstring = spec.doc_clean(docstring)
     else:
         docstring, doc_row = "", loc.start_row
 
@@ -358,7 +386,7 @@ def _build(ctx: _Context, loc: _Located, enclosing: _Scope | None) -> tuple[Symb
     scope_prefix = prefix or (enclosing.prefix if enclosing and kind not in CLASS_LIKE else None)
     scope = _Scope(loc.outer_end, d.scope or qualified, kind, scope_prefix)
     # Lines trimmed off the end (trailing comments) still belong to it, not to module code.
-    covered_end = max(chunk.end_line, last_row(loc.outer) + 1)
+    covered_end = max(chunk.end_line, last_row(d.extent if d.extent is not None else loc.outer) + 1)
     return Symbol(chunk, (doc_row + 1, covered_end)), scope
 
 

@@ -51,6 +51,7 @@ KIND_ALIASES: dict[str, str] = {
     "meth": "method", "cls": "class", "iface": "interface", "intf": "interface",
     "protocol": "interface", "typedef": "type", "alias": "type", "typealias": "type",
     "mod": "namespace", "heading": "section", "doc": "section",
+    "extension": "impl", "instance": "impl", "mixin": "trait", "typeclass": "trait",
 }  # fmt: skip
 
 
