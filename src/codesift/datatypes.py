@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 # 24: C/C++ export macros blanked before parsing (``class SPDLOG_API logger``, ``SPDLOG_INLINE A::f``) and
 #     function-like macros are definitions; C# properties that run code are methods; a Kotlin top-level extension
 #     function's parent is its receiver type; Ruby ``class A::B`` keeps ``A`` in its qualified name.
-#     and Swift, Scala, Lua, shell, Elixir, Dart, Haskell, Zig, OCaml and Julia files are parsed (were line windows).
+#     Swift, Scala, Lua, shell, Elixir, Dart, Haskell, Zig, OCaml and Julia files are parsed (were line windows) too.
 PARSER_VERSION = "24"
 
 _QUALIFIER = re.compile(r"::|->|#|\\(?=[A-Za-z_])")  # PHP's namespaces: Monolog\Handler\StreamHandler
