@@ -9,8 +9,10 @@ as a clean build does: the same symbol count and top result. The repair is said 
 
 from __future__ import annotations
 
+import gc
 import random
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +62,17 @@ def built(keyword_index):
 
 
 def restore(root: Path) -> None:
-    shutil.rmtree(root / ".codesift")
+    # A tantivy reader of an index not yet collected may still take its meta lock file in keyword/ while the
+    # folder is removed ("Directory not empty"): collect them first, and try again if one was caught mid-write.
+    gc.collect()
+    for attempt in range(5):
+        try:
+            shutil.rmtree(root / ".codesift")
+            break
+        except OSError:
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
     shutil.copytree(root.parent / "clean", root / ".codesift")
 
 
