@@ -109,3 +109,37 @@ def test_cpp_export_macros_and_out_of_line_methods():
     what = next(c for c in chunks if c.name == "what")
     assert what.signature == "SPDLOG_INLINE const char *file_helper::what() const SPDLOG_NOEXCEPT"
     assert what.text.startswith("SPDLOG_INLINE const char")
+
+
+STATEMENT_MACROS = """\
+SPDLOG_INLINE thread_pool::~thread_pool() {
+    SPDLOG_TRY {
+        join_all();
+    }
+    SPDLOG_CATCH_STD
+}
+
+void SPDLOG_INLINE thread_pool::post_log(async_logger_ptr &&worker_ptr) {
+    post_async_msg_(std::move(worker_ptr));
+}
+
+bool SPDLOG_INLINE thread_pool::process_next_msg_() {
+    return true;
+}
+
+static BOOL is_ready(int x) { return x; }
+"""
+
+
+def test_cpp_statement_macros_and_a_macro_after_the_return_type():
+    # ``SPDLOG_TRY {`` … ``SPDLOG_CATCH_STD`` used to break the parse of every function below it, and a macro
+    # between the return type and the name hid the name.
+    chunks = extract_chunks(STATEMENT_MACROS, "cpp", "include/spdlog/details/thread_pool-inl.h")
+    got = {(c.qualified_name, c.start_line): (c.kind, c.parent) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("thread_pool.~thread_pool", 1): ("method", "thread_pool"),
+        ("thread_pool.post_log", 8): ("method", "thread_pool"),
+        ("thread_pool.process_next_msg_", 12): ("method", "thread_pool"),
+        ("is_ready", 16): ("function", None),  # ``BOOL``, without an underscore, is its return type
+    }
+    assert next(c for c in chunks if c.name == "post_log").text.startswith("void SPDLOG_INLINE thread_pool::")

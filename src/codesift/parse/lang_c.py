@@ -114,6 +114,13 @@ _CLASS_MACRO = re.compile(
 # After a parameter list: ``) const SPDLOG_NOEXCEPT {``.
 _TRAILING = re.compile(rb"\)[ \t]*(?:const[ \t]+)?(" + _CAPS + rb")(?=[ \t]*(?:[{;:=]|$))", re.M)
 _TOKEN = re.compile(rb"[\w:~]+")
+# Alone on its line or before a block: a statement macro (``SPDLOG_TRY {`` … ``SPDLOG_CATCH_STD``) that
+# otherwise breaks the parse of every function after it.
+_BARE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]+)[ \t]*(?=\{|\n|$)", re.M)
+# Between a return type and the name: ``void SPDLOG_INLINE thread_pool::post_log(``; an underscore tells the
+# macro from an all-caps type (``static BOOL f(`` keeps ``BOOL``).
+_MIDDLE = re.compile(rb"^[ \t]*[\w:<>,*&]+[^\n;=()#{}]*?[ \t*&]((?:[A-Z][A-Z0-9]*_[A-Z0-9_]+))[ \t]+[~\w:]+[ \t]*\(",
+                     re.M)
 
 
 def mask_macros(src: bytes) -> bytes:
@@ -131,7 +138,7 @@ def mask_macros(src: bytes) -> bytes:
         for w in words[: len(words) - keep]:
             start = m.start(1) + w.start()
             out[start : start + len(w.group())] = b" " * len(w.group())
-    for pattern in (_CLASS_MACRO, _TRAILING):
+    for pattern in (_CLASS_MACRO, _TRAILING, _MIDDLE, _BARE):
         for m in pattern.finditer(src):
             out[m.start(1) : m.end(1)] = b" " * (m.end(1) - m.start(1))
     return bytes(out)
