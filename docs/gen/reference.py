@@ -468,7 +468,39 @@ def config_markdown() -> str:
     return "\n".join(lines)
 
 
-GENERATORS = {"cli": cli_markdown, "mcp": mcp_markdown, "config": config_markdown}
+# -- the ranking stages -------------------------------------------------------------------------------------------
+def _stage_doc(stage: Any) -> str:
+    """The docstring of the function a stage runs: its own, the step it wraps, or the function of its name."""
+    from codesift.rank import diversity, pipeline
+
+    run = stage.run
+    found = [run] + [c.cell_contents for c in (getattr(run, "__closure__", None) or ())]
+    found += [getattr(m, stage.name, None) for m in (pipeline, diversity)]
+    for fn in found:
+        if callable(fn) and getattr(fn, "__doc__", None) and not isinstance(fn, type):
+            return " ".join(inspect.getdoc(fn).split("\n\n")[0].split())  # type: ignore[union-attr]
+    return ""
+
+
+# Stages whose function has no docstring (rank/ is not edited from here).
+UNDOCUMENTED_STAGES = {"order": "The candidates sorted by score (ties by chunk id), so the stages after it see the ranking"}
+
+
+def stages_markdown() -> str:
+    """``codesift.rank.pipeline.STAGES`` in order: name, the ``[rank]`` switch, what the stage does."""
+    from codesift.config.rank import RankSettings
+    from codesift.rank.pipeline import STAGES
+
+    comments = field_comments(RankSettings)
+    lines = ["| # | stage | `[rank]` switch | what it does |", "|---|---|---|---|"]
+    for i, st in enumerate(STAGES, start=1):
+        what = _stage_doc(st) or comments.get(st.switch or "", "") or UNDOCUMENTED_STAGES.get(st.name, "")
+        switch = f"`{st.switch}`" if st.switch else "always on"
+        lines.append(f"| {i} | `{st.name}` | {switch} | {cell(DESIGN_LINK.sub('', what)).rstrip(' .;:')}. |")
+    return "\n".join(lines) + "\n"
+
+
+GENERATORS = {"cli": cli_markdown, "mcp": mcp_markdown, "config": config_markdown, "stages": stages_markdown}
 MARKER = re.compile(r"<!--\s*codesift:generated\s+(\w+)\s*-->")
 
 
