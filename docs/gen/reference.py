@@ -260,8 +260,8 @@ def mcp_markdown() -> str:
         if props:
             lines += ["| argument | type | default | bounds | description |", "|---|---|---|---|---|"]
             for name, prop in props.items():
-                default = "required" if name in required else json.dumps(prop.get("default"))
-                lines.append(f"| {code(name)} | {cell(_schema_type(prop))} | {code(default) if name not in required else 'required'} "
+                default = "required" if name in required else code(json.dumps(prop.get("default")))
+                lines.append(f"| {code(name)} | {cell(_schema_type(prop))} | {default} "
                              f"| {cell(_bounds(prop))} | {cell(prop.get('description', ''))} |")
             lines.append("")
         else:
@@ -483,7 +483,8 @@ def _stage_doc(stage: Any) -> str:
 
 
 # Stages whose function has no docstring (rank/ is not edited from here).
-UNDOCUMENTED_STAGES = {"order": "The candidates sorted by score (ties by chunk id), so the stages after it see the ranking"}
+UNDOCUMENTED_STAGES = {
+    "order": "The candidates sorted by score (ties by chunk id), so the stages after it see the ranking"}
 
 
 def stages_markdown() -> str:
