@@ -1,11 +1,7 @@
 import json
-from pathlib import Path
 
 import pytest
 from conftest import run_cli
-
-
-README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 run = run_cli

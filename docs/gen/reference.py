@@ -319,6 +319,7 @@ def field_comments(cls: type) -> dict[str, str]:
 
 
 def _link_design(text: str) -> str:
+    text = re.sub(r"(^|[.;] )why\b", lambda m: m.group(1) + "Why", text)
     return DESIGN_LINK.sub(lambda m: f"[design decisions](../design-decisions.md{m.group(1) or ''})", text)
 
 
