@@ -28,9 +28,15 @@ DESIGN_LINK = re.compile(r"docs/design-decisions\.md(#[\w-]+)?")
 
 
 # -- shared ----------------------------------------------------------------------------------------------------
+def prose(text: object) -> str:
+    """``text`` with ``<`` and ``>`` escaped outside code spans (``<root>`` would read as an HTML tag)."""
+    parts = re.split(r"(`+[^`]*`+)", str(text))
+    return "".join(p if p.startswith("`") else p.replace("<", "&lt;").replace(">", "&gt;") for p in parts)
+
+
 def cell(text: object) -> str:
-    """``text`` as one Markdown table cell: one line, pipes escaped."""
-    return " ".join(str(text).split()).replace("|", "\\|")
+    """``text`` as one Markdown table cell: one line, pipes and angle brackets escaped."""
+    return prose(" ".join(str(text).split())).replace("|", "\\|")
 
 
 def code(text: object) -> str:
@@ -98,7 +104,7 @@ def cli_markdown(group: click.Group | None = None) -> str:
     for name, command in cli_commands(group):
         ctx = click.Context(command, info_name=f"codesift {name}", parent=None)
         lines += [f"## codesift {name}", "", "```text", command.get_usage(ctx), "```", ""]
-        lines += [inspect.cleandoc(command.help or command.short_help or "").replace("\b\n", ""), ""]
+        lines += [prose(inspect.cleandoc(command.help or command.short_help or "").replace("\b\n", "")), ""]
         lines += _params_table(command, ctx)
     return "\n".join(lines)
 
@@ -255,7 +261,7 @@ def mcp_markdown() -> str:
     for t in tools:
         schema = t.input_schema
         required = set(schema.get("required", []))
-        lines += ["## " + t.name, "", t.description or "", ""]
+        lines += ["## " + t.name, "", prose(t.description or ""), ""]
         props = schema.get("properties", {})
         if props:
             lines += ["| argument | type | default | bounds | description |", "|---|---|---|---|---|"]
@@ -276,9 +282,9 @@ def mcp_markdown() -> str:
     for p in prompts:
         args = ", ".join(a.name for a in p.arguments or [])
         lines += [f"### {p.name}", "", f"`{p.name}({args})`" + (f": {p.title}" if p.title else ""), "",
-                  p.description or "", ""]
+                  prose(p.description or ""), ""]
         for a in p.arguments or []:
-            lines.append(f"- `{a.name}` ({'required' if a.required else 'optional'}): {a.description or ''}")
+            lines.append(f"- `{a.name}` ({'required' if a.required else 'optional'}): {prose(a.description or '')}")
         lines.append("")
     lines += ["## Server instructions", "", "Sent to the client when it connects:", "", "```text", instructions,
               "```", ""]

@@ -65,7 +65,7 @@ class Config:
     # This tree's name in the collection (default: the root folder's name); a reader (no local index) reads that
     # service, or every one with "*"; env CODESIFT_QDRANT_SERVICE wins.
     qdrant_service: str | None = None
-    # How a new collection is laid out (docs/scale.md); an existing one is used as it is.
+    # How a new collection is laid out (docs/scale.md, "Sizing a collection"); an existing one is used as it is.
     qdrant_shards: int = 0  # shard_number; 0: the server's default (one per node)
     qdrant_replicas: int = 0  # replication_factor; 0: the server's default (1)
     qdrant_on_disk: bool = False  # full-precision vectors and the sparse index on disk (memory-mapped)
