@@ -1,13 +1,7 @@
 import json
-import re
-from pathlib import Path
 
 import pytest
 from conftest import run_cli
-
-from codesift.cli.app import main
-
-README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 run = run_cli
@@ -59,12 +53,6 @@ def test_missing_path_and_file_give_one_line_and_exit_2(tmp_path):
 def test_bad_option_values_are_usage_errors(repo):
     assert run("search", "x", "--mode", "fuzzy", "--root", str(repo)).exit_code == 2
     assert run("search", "x", "--limit", "0", "--root", str(repo)).exit_code == 2
-
-
-def test_every_command_is_documented_in_readme():
-    text = README.read_text()
-    for name in main.commands:
-        assert re.search(rf"`codesift {name}\b", text), f"command {name!r} missing from README.md"
 
 
 @pytest.mark.model

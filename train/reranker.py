@@ -13,29 +13,8 @@ its queries, for each, per query set (and the in-sample score of the model train
 of them and writes the trees. Needs ``pip install lightgbm`` (training only; codesift evaluates the trees
 itself). Deterministic for a given collection.
 
-The settings below were picked by held-out runs like ``loco``'s over 50–400 trees of 3–7 leaves and 40/100/200
-data per leaf (mean of the five query sets; a length feature was tried too and left out: it cost the short set
-0.05 held out):
-bigger trees gain in-sample and lose held out (7 leaves, 150 trees: in-sample beat held-out by 0.035 on the
-short set); 3 leaves and 300 trees held out best with every set's in-sample score within 0.022 of held-out.
-Held out by repository (a docstring-set corpus ``click-nodoc`` goes with ``click``), against the pipeline's own
-order, MRR@10, on the pipeline with long chunks' window vectors (store/windows.py, ``window_margin`` 0.03):
-hand-written 0.8936 -> 0.9143 (in-sample 0.9206), dev 0.8157 -> 0.8422 (0.8596), docstring 0.6756 -> 0.6856
-(0.7019), terse 0.7283 -> 0.7515 (0.7672), short 0.5915 -> 0.6038 (0.6209). Hand-written per language held out:
-Go 0.832 -> 0.856, Java 0.866 -> 0.859, JavaScript 0.925 -> 0.965, Python 0.885 -> 0.915, Rust 0.942 -> 0.942,
-TypeScript 0.928 -> 0.933. The model before window vectors, collected again beside it (same protocol): hand-written
-0.9066, dev 0.8312, docstring 0.6821, terse 0.7337, short 0.5972 held out; Go 0.842.
-
-Measured and left out (same held-out table, hand-written / short): adding ``../shared/train`` pairs as training
-queries (the valid split's 29 sources rebuilt as repositories of their definitions without docs, 2,562 doc-sentence
-queries, always in training): all of them 0.9061 -> 0.8748 / 0.6037 -> 0.6056 (Go 0.841 -> 0.799), 40 % of them
-0.8987 / 0.5731; doc-sentence queries over repositories of documented definitions only teach an order that real
-repositories do not have. A query-term frequency feature (IDF-weighted ``log(1 + count)`` in name and text, alone,
-as a gap to the best, or both): hand-written 0.9070-0.9084, short 0.5881-0.5949, Go held out 0.840-0.842, mean
-gain over the five sets below this model's in every variant. Coverage outside one-line string literals (help
-texts, messages) as a further feature: +0.0116 mean gain appended to stop 37's rows, but collected and trained in
-place hand-written 0.9029, dev 0.8293, short 0.5990, Go held out 0.842 (in-sample 0.862), mean gain +0.0092: the
-first gain was the trees' feature sampling meeting a new column, not the feature.
+Why these settings (3 leaves, 300 trees), the held-out table per query set and language, and the features
+measured and left out: docs/design-decisions.md#the-learned-re-ranker.
 """
 
 from __future__ import annotations

@@ -30,17 +30,16 @@ class Config:
     """Everything tunable. Field names are the keys of ``codesift.toml`` (table ``[codesift]`` or top level)."""
 
     index_dir: str | None = None  # default: <root>/.codesift
+    # Bytes; a file over it is skipped (source in a language codesift parses may be 4 × this).
     max_file_size: int = 1_048_576
     ignore: tuple[str, ...] = ()  # extra gitignore-style patterns
     include: tuple[str, ...] = ()  # gitignore-style patterns of files to index although git/default rules skip them
     embedder: str | None = None  # "local" (default) or "none"; env CODESIFT_EMBEDDER wins
-    rrf_k: float = 60.0
-    # Each retriever returns overfetch × max(limit, 50) candidates. 2.0 (100 for up to 50 results):
-    # bench/experiments/pool_cost.py at 100k symbols, hybrid p50 14.8 → 18.6 ms against the old 30 for 10 results;
-    # 150 candidates cost 6 ms more for +0.005 MRR@10 (bench/quality/quality.py).
+    rrf_k: float = 60.0  # k of Reciprocal Rank Fusion, Σ wᵢ/(k + rankᵢ)
+    # Each retriever returns overfetch × max(limit, 50) candidates; why 2.0: docs/design-decisions.md#overfetch
     overfetch: float = 2.0
-    keyword_weight: float = 1.0
-    vector_weight: float = 1.0
+    keyword_weight: float = 1.0  # multiplies the keyword side's shape-adaptive RRF weight
+    vector_weight: float = 1.0  # multiplies the vector side's shape-adaptive RRF weight
     embed_batch: int = 256  # chunks embedded and committed per batch (the resumable unit)
     # A chunk longer than the model's window also gets a vector per further window of its code (store/windows.py),
     # embedded after every chunk has its own (definitions outside tests and examples only); false embeds chunks
@@ -62,10 +61,11 @@ class Config:
     backend: str = "embedded"
     qdrant_url: str | None = None  # http(s)://host:port, or a folder / ":memory:" for qdrant-client's local mode
     qdrant_api_key: str | None = None  # env CODESIFT_QDRANT_API_KEY wins
-    qdrant_collection: str = "codesift"
-    qdrant_service: str | None = None  # this tree's name in the collection (default: the root folder's name);
-    # a reader (no local index) reads that service, or every one with "*"; env CODESIFT_QDRANT_SERVICE wins
-    # How a new collection is laid out (README "Running at scale"); an existing one is used as it is.
+    qdrant_collection: str = "codesift"  # the collection's name (the reference index is <name>_refs)
+    # This tree's name in the collection (default: the root folder's name); a reader (no local index) reads that
+    # service, or every one with "*"; env CODESIFT_QDRANT_SERVICE wins.
+    qdrant_service: str | None = None
+    # How a new collection is laid out (docs/scale.md, "Sizing a collection"); an existing one is used as it is.
     qdrant_shards: int = 0  # shard_number; 0: the server's default (one per node)
     qdrant_replicas: int = 0  # replication_factor; 0: the server's default (1)
     qdrant_on_disk: bool = False  # full-precision vectors and the sparse index on disk (memory-mapped)

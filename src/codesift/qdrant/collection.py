@@ -114,7 +114,7 @@ def connect(url: str, api_key: str | None = None) -> QdrantClient:
 
 
 class Layout(NamedTuple):
-    """How a new collection is laid out (0: the server's default); see README "Running at scale"."""
+    """How a new collection is laid out (0: the server's default); see docs/scale.md, "Sizing a collection"."""
 
     shards: int = 0
     replicas: int = 0

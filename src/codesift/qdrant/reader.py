@@ -9,7 +9,7 @@ reads a local one, and the two retrievers are the Qdrant ones. Nothing is writte
 
 Why a copy and not payload-filter lookups: ``find_symbol``'s prefix, camel-hump and substring matches,
 outlines, filters and the ranking's chunk records would each need a Qdrant translation; the copy makes
-them the same code as on the writer, at the cost of one scroll per process (see README).
+them the same code as on the writer, at the cost of one scroll per process (see docs/scale.md).
 """
 
 from __future__ import annotations
