@@ -147,3 +147,23 @@ def test_windows_obey_the_prefilter(tmp_path):
     assert [cid for cid, _ in vectors.search(query, 2, np.array([2]))] == [2]  # chunk 1's window is filtered out
     assert vectors.search(query, 1, np.array([1, 2]))[0][0] == 1
     assert vectors.search(query, 0) == []
+
+
+def test_two_writers_rebuilding_one_snapshot_at_once(tmp_path, monkeypatch):
+    # Another process (a server beside a CLI search) saves the same snapshot between this one's write of its
+    # temporary file and the rename: each keeps its own temporary file, so neither rename fails.
+    src = Source(30)
+    replace = vmod.os.replace
+    nested = []
+
+    def other_writer_in_between(tmp, path):
+        if not nested:
+            nested.append(tmp)
+            src.load(VectorIndex(tmp_path, 8), 2)  # the other writer, start to end
+        replace(tmp, path)
+
+    monkeypatch.setattr(vmod.os, "replace", other_writer_in_between)
+    index = VectorIndex(tmp_path, 8)
+    src.load(index, 2)
+    assert sorted(int(i) for i in index.ids) == sorted(src.vecs)
+    assert not list(tmp_path.glob("*.tmp*"))  # no temporary file left behind

@@ -9,6 +9,7 @@ ids that disappeared and appends the new ones instead of re-reading every vector
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import zlib
@@ -65,8 +66,17 @@ def _file_crc(path: Path) -> dict[str, int]:
     return {"size": path.stat().st_size, "crc": crc}
 
 
+_SAVES = itertools.count()  # tells this process's temporary files apart
+
+
+def _tmp_name(path: Path, suffix: str) -> Path:
+    """A temporary file beside ``path`` that no other writer uses: two processes (a server and a CLI search)
+    may rebuild one snapshot at once, and a shared name moved one's file from under the other."""
+    return path.with_name(f"{path.name}.{os.getpid()}.{next(_SAVES)}{suffix}")
+
+
 def _atomic_save(path: Path, array: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp.npy")
+    tmp = _tmp_name(path, ".tmp.npy")
     np.save(tmp, array)
     os.replace(tmp, path)
 
@@ -188,7 +198,7 @@ class VectorIndex:
         return index
 
     def _save_hnsw(self, index: Index) -> None:
-        tmp = self._hnsw_path.with_name(self._hnsw_path.name + ".tmp")
+        tmp = _tmp_name(self._hnsw_path, ".tmp")
         index.save(str(tmp))
         self._crc_path.write_text(json.dumps(_file_crc(tmp)))
         os.replace(tmp, self._hnsw_path)
