@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -50,6 +51,9 @@ FEATURES: tuple[str, ...] = (
     "is_function",
     "doc_coverage",  # the share its doc holds
     "has_doc",
+    "called_by",  # how many other results call it by name (``laction(`` in ``docall``), up to 3
+    "caller_above",  # whether a result ranked above it calls it: the helper under its caller
+    "calls_others",  # how many other results it calls, up to 3
 )
 MODEL_FILE = "reranker.json"
 
@@ -75,6 +79,25 @@ def _rank_feature(rank: int | None) -> float:
     return 1.0 / (1.0 + math.log(rank)) if rank else 0.0
 
 
+def _short_name(qualified: str) -> str:
+    return qualified.rsplit(".", 1)[-1].rsplit("::", 1)[-1]
+
+
+def calls(rows: Sequence[RerankRow]) -> np.ndarray:
+    """[caller, callee]: result ``caller``'s text calls result ``callee`` by its name (``name(``), itself aside."""
+    names = [_short_name(r.name) for r in rows]
+    pattern = {n: re.compile(rf"(?<![\w$]){re.escape(n)}\s*\(") for n in set(names) if len(n) > 1}
+    out = np.zeros((len(rows), len(rows)), dtype=bool)
+    for j, name in enumerate(names):
+        found = pattern.get(name)
+        if found is None:
+            continue
+        for i, r in enumerate(rows):
+            if i != j and names[i] != name and found.search(r.text):
+                out[i, j] = True
+    return out
+
+
 def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
     """One row of :data:`FEATURES` per result. A query term weighs ``log(1 + n / (1 + m))`` for the ``m`` of the
     ``n`` results whose name or text contains it (lower-cased substring): rare among them, it tells them apart."""
@@ -90,6 +113,7 @@ def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
     weight = np.log1p(len(rows) / (1.0 + in_code.sum(axis=0)))
     weight = weight / (weight.sum() or 1.0)
     cover = in_code @ weight
+    called = calls(rows)
     cosines = [round(r.cosine, 5) for r in rows if r.cosine is not None and r.vector_rank]
     top_cos, low_cos = (max(cosines), min(cosines)) if cosines else (0.0, 0.0)
     cos = np.array([round(r.cosine, 5) if r.cosine is not None and r.vector_rank else low_cos for r in rows])
@@ -107,6 +131,9 @@ def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
         "is_function": [1.0 if r.kind in FUNCTION_KINDS else 0.0 for r in rows],
         "doc_coverage": in_doc @ weight,
         "has_doc": [1.0 if r.doc.strip() else 0.0 for r in rows],
+        "called_by": np.minimum(called.sum(axis=0), 3),
+        "caller_above": np.triu(called, 1).any(axis=0).astype(float) if len(rows) else np.zeros(0),
+        "calls_others": np.minimum(called.sum(axis=1), 3),
     }
     out = np.zeros((len(rows), len(FEATURES)))
     for j, name in enumerate(FEATURES):
