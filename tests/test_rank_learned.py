@@ -48,6 +48,19 @@ def test_features_of_ranks_and_cosines() -> None:
     assert list(x[:, F["is_function"]]) == [1.0, 1.0, 0.0]
 
 
+def test_features_of_calls_among_the_results() -> None:
+    # the caller ranked first, the helper it calls by name second; ``xlaction(`` and a mention without a call
+    # are no calls of ``laction``
+    rows = [row(name="docall", text="static int docall (lua_State *L) {\n  signal(SIGINT, laction);\n  run(L);\n}"),
+            row(name="laction", text="static void laction (int i) { lua_sethook(L, lstop, 0, 1); }"),
+            row(name="lua.run", text="void run (lua_State *L) { xlaction(L); }"),
+            row(name="main", text="int main (void) { return docall (L) + run(L); }")]
+    x = features(rows, "handle ctrl-c")
+    assert list(x[:, F["called_by"]]) == [1.0, 0.0, 2.0, 0.0]
+    assert list(x[:, F["caller_above"]]) == [0.0, 0.0, 1.0, 0.0]  # run is called by docall, above it
+    assert list(x[:, F["calls_others"]]) == [1.0, 0.0, 0.0, 2.0]
+
+
 def test_features_without_query_terms_or_vectors() -> None:
     x = features([row(vec=None, cos=None), row(vec=None, cos=None)], "the of")
     assert x.shape == (2, len(FEATURES)) and np.isfinite(x).all()
