@@ -1,6 +1,6 @@
 from codesift.rank.candidate import Candidate
-from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
-                                     enclosing_first, implementation_first)
+from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, declaration_yields,
+                                     dedupe_content, enclosing_first, implementation_first, is_bodiless)
 
 
 def c(cid, path, start, end, text=None, name=None):
@@ -178,3 +178,48 @@ def test_a_short_overload_yields_its_place_to_the_longest_one():
     assert [x.chunk_id for x in implementation_first([wrapper, other, impl])] == [1, 2, 3]
     long_first = [c(5, "J.java", 1, 50, name="run"), c(6, "J.java", 60, 62, name="run")]
     assert [x.chunk_id for x in implementation_first(long_first)] == [5, 6]
+
+
+def _fn(cid, name, text, language="c_sharp", path=None):
+    return Candidate(cid, path or f"src/F{cid}.cs", name, f"T{cid}.{name}", "method", language, 1, 3, text,
+                     score=1.0 - cid / 10)
+
+
+BODILESS = [
+    ("    ResiliencePipeline GetPipeline(string key);", "c_sharp"),  # an interface member
+    ("public abstract int Compute(int x);", "c_sharp"),
+    ("/** Handles a record {@see X}. */\npublic function handle(LogRecord $record): bool;", "php"),
+    ("expect fun platformName(): String", "kotlin"),
+    ("fun fetch(): FetchResult?", "kotlin"),  # in an interface
+    ("fn name(&self) -> &str;", "rust"),  # in a trait
+    ("int lua_gettop (lua_State *L);", "cpp"),
+]
+WITH_BODY = [
+    ("public X(string m)\n    : base(m) => Retry = r;", "c_sharp"),  # expression-bodied
+    ("public function handle(LogRecord $r): bool { return true; }", "php"),
+    ('actual fun platformName(): String = "jvm"', "kotlin"),
+    ("def fetch(self): ...", "python"),  # Python's stubs have a body of their own: never bodiless
+]
+
+
+def test_functions_declared_without_a_body():
+    assert [is_bodiless(_fn(0, "f", text, lang)) for text, lang in BODILESS] == [True] * len(BODILESS)
+    assert [is_bodiless(_fn(0, "f", text, lang)) for text, lang in WITH_BODY] == [False] * len(WITH_BODY)
+
+
+def test_a_declaration_yields_to_the_implementation_of_its_name():
+    decl = _fn(0, "GetPipeline", "ResiliencePipeline GetPipeline(string key);")
+    other = _fn(1, "Other", "void Other() { }")
+    impl = _fn(2, "GetPipeline", "public ResiliencePipeline GetPipeline(string key) { return x; }")
+    out = declaration_yields([decl, other, impl], "look up a pipeline by key")
+    assert [c.chunk_id for c in out] == [2, 0, 1]  # the body first, its declaration right after it
+    assert out[0].score == 1.0
+    # asked for the interface, or named by an identifier query: left as they are
+    fresh = [_fn(0, "GetPipeline", decl.text), other, _fn(2, "GetPipeline", impl.text)]
+    assert [c.chunk_id for c in declaration_yields(fresh, "the provider interface")] == [0, 1, 2]
+    fresh[0].explain["name_match"] = 1.0
+    assert [c.chunk_id for c in declaration_yields(fresh, "GetPipeline")] == [0, 1, 2]
+    # another language's function of the name is no implementation of it
+    kt = _fn(2, "GetPipeline", "fun GetPipeline(key: String) { }", language="kotlin")
+    mixed = [_fn(0, "GetPipeline", decl.text), other, kt]
+    assert [c.chunk_id for c in declaration_yields(mixed, "a pipeline")] == [0, 1, 2]

@@ -178,6 +178,54 @@ def implementation_first(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+# Languages whose functions can be declared without a body: a prototype, an interface or abstract member,
+# Kotlin's ``expect``; and those of them whose bodies need no braces (``fun f() = x``).
+BODILESS_LANGUAGES = frozenset({"c", "cpp", "c_sharp", "java", "php", "kotlin", "typescript", "tsx", "rust", "swift",
+                                "scala", "dart"})
+_EXPRESSION_BODIED = frozenset({"kotlin", "swift", "scala", "dart"})
+# Words of a query about the declaration itself, where it stays first.
+_ASKS_FOR_DECLARATION = re.compile(r"\b(interfaces?|abstract|declar\w*|signatures?|prototypes?|headers?|protocols?|"
+                                   r"contracts?|expect)\b", re.I)
+
+
+def is_bodiless(c: Candidate) -> bool:
+    """A function or method declared without a body: ``int f(int);``, an interface or abstract member,
+    ``expect fun f(): T``."""
+    if c.kind not in FUNCTION_KINDS or c.language not in BODILESS_LANGUAGES:
+        return False
+    code = "\n".join(line for line in code_start(c.text).splitlines() if not _is_comment(line.strip()))
+    if "{" in code or "=>" in code:
+        return False
+    if c.language in _EXPRESSION_BODIED:
+        return "=" not in code.split(")")[-1]
+    return code.rstrip().endswith(";")
+
+
+def declaration_yields(cands: list[Candidate], query: str, depth: int = 20) -> list[Candidate]:
+    """A function declared without a body (an interface or abstract member, a header prototype, an ``expect``)
+    ranked above a definition of its name with a body, among the first ``depth``, gives that one its place and
+    follows it: the question is what the code does, and the body does it. Not when the query names the
+    declaration (an identifier query picks among a name's definitions itself) or asks for an interface."""
+    if _ASKS_FOR_DECLARATION.search(query):
+        return cands
+    out = list(cands)
+    i = -1
+    while (i := i + 1) < min(depth, len(out)):
+        c = out[i]
+        if "name_match" in c.explain or not is_bodiless(c):
+            continue
+        body = next((j for j in range(i + 1, min(depth, len(out))) if out[j].name == c.name
+                     and out[j].language == c.language and out[j].kind in FUNCTION_KINDS and not is_bodiless(out[j])),
+                    None)
+        if body is not None:
+            impl = out.pop(body)
+            impl.score = max(impl.score, c.score)
+            impl.explain["declaration_yields"] = 1.0
+            out.insert(i, impl)
+            i += 1  # the declaration, now right after its implementation
+    return out
+
+
 def is_module_like(c: Candidate) -> bool:
     """A function too long to be a pointer that holds many definitions (see ``MAX_POINTER_NESTED``)."""
     return c.span > MAX_MERGED_SPAN and c.nested > MAX_POINTER_NESTED

@@ -16,8 +16,9 @@ from codesift.languages import is_example_path, is_test_path
 from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
-from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate, dedupe_content,
-                                     enclosing_first, implementation_first, members_first)
+from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate,
+                                     declaration_yields, dedupe_content, enclosing_first, implementation_first,
+                                     members_first)
 
 BONUSES = ("name_match", "path", "recency")  # explain keys added to the fused score (in this order)
 RERANK_BEST = 1.10 * 1.05 * 1.02 * 1.02  # the most the re-rank factors can lift a score
@@ -248,6 +249,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("rerank", rerank, "rerank"),
     Stage("members_first", _order_only(lambda cands: members_first(cands, CONTAINER_KINDS)), "members_first"),
     Stage("implementation_first", _order_only(implementation_first), "implementation_first"),
+    Stage("declaration_yields", lambda cands, st: declaration_yields(cands, st.query.text), "declaration_yields"),
     Stage("dedupe", _order_only(dedupe_content), "dedupe"),
     Stage("max_per_file", lambda cands, st: cap_per_file(cands, st.settings.max_per_file), "max_per_file", 0),
     Stage("file_first", _order_only(best_of_each_file_first), "file_first"),
