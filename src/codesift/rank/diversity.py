@@ -183,6 +183,7 @@ def implementation_first(cands: list[Candidate]) -> list[Candidate]:
 BODILESS_LANGUAGES = frozenset({"c", "cpp", "c_sharp", "java", "php", "kotlin", "typescript", "tsx", "rust", "swift",
                                 "scala", "dart"})
 _EXPRESSION_BODIED = frozenset({"kotlin", "swift", "scala", "dart"})
+_EXPRESSION_BODY = re.compile(r"\)[^(){}=]*=(?![=>])")
 # Words of a query about the declaration itself, where it stays first.
 _ASKS_FOR_DECLARATION = re.compile(r"\b(interfaces?|abstract|declar\w*|signatures?|prototypes?|headers?|protocols?|"
                                    r"contracts?|expect)\b", re.I)
@@ -196,8 +197,8 @@ def is_bodiless(c: Candidate) -> bool:
     code = "\n".join(line for line in code_start(c.text).splitlines() if not _is_comment(line.strip()))
     if "{" in code or "=>" in code:
         return False
-    if c.language in _EXPRESSION_BODIED:
-        return "=" not in code.split(")")[-1]
+    if c.language in _EXPRESSION_BODIED:  # ``fun f(…): T = …``; a doubt (``x: Foo = Foo(), …``) reads as a body
+        return _EXPRESSION_BODY.search(code) is None
     return code.rstrip().endswith(";")
 
 
