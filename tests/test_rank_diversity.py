@@ -198,7 +198,7 @@ WITH_BODY = [
     ("public X(string m)\n    : base(m) => Retry = r;", "c_sharp"),  # expression-bodied
     ("public function handle(LogRecord $r): bool { return true; }", "php"),
     ('actual fun platformName(): String = "jvm"', "kotlin"),
-    ("fun AsyncImage(\n    model: Any?,\n    alpha: Float = DefaultAlpha,\n) = AsyncImage(\n    state = State(model),\n)",
+    ("fun AsyncImage(\n  model: Any?,\n  alpha: Float = DefaultAlpha,\n) = AsyncImage(\n    state = State(model),\n)",
      "kotlin"),  # an overload delegating to another
     ("def fetch(self): ...", "python"),  # Python's stubs have a body of their own: never bodiless
 ]
