@@ -88,7 +88,7 @@ class RankSettings:
     # A short overload ranked above a longer one of its name and file yields to it (diversity.implementation_first).
     implementation_first: bool = True
     # A function declared without a body ranked above a definition of its name with one yields its place
-    # (diversity.declaration_yields).
+    # (diversity.declaration_yields). why: docs/design-decisions.md#twelve-languages
     declaration_yields: bool = True
     # A nested function ranked above its enclosing function gives it its place (diversity.enclosing_first).
     # why: docs/design-decisions.md#enclosing-first
