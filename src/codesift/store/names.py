@@ -66,25 +66,11 @@ def remove_file(db: sqlite3.Connection, file_id: int) -> None:
     db.execute(f"DELETE FROM name_trigrams WHERE rowid IN ({ids})", (file_id,))
 
 
-_GO_PACKAGE = re.compile(r"^package\s+([A-Za-z_]\w*)", re.M)
-
-
 def go_packages(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
     """The package each Go file of ``paths`` declares: Go code names a definition ``chi.URLParam`` after its
     file's ``package chi`` clause, whatever the folder is called (the repository's root, ``v5``, ``go-toml``).
-    Read from the file's module chunks (the clause is one); files that are not Go are left out."""
-    wanted = list(dict.fromkeys(paths))
-    out: dict[str, str] = {}
-    for i in range(0, len(wanted), 500):
-        batch = wanted[i:i + 500]
-        rows = db.execute(
-            "SELECT f.path, c.text FROM files f JOIN chunks c ON c.file_id = f.id "
-            f"WHERE f.path IN ({','.join('?' * len(batch))}) AND c.language = 'go' AND c.kind = 'module' "
-            "ORDER BY f.path, c.start_line", batch).fetchall()
-        for path, text in rows:
-            if path not in out and (m := _GO_PACKAGE.search(text)):
-                out[path] = m.group(1)
-    return out
+    Files that are not Go are left out (:func:`namespaces`, Go's alone)."""
+    return namespaces(db, paths, frozenset({"go"}))
 
 
 # How a file names the namespace of its definitions, per language (read from its module chunks, in order).
@@ -100,12 +86,13 @@ _NAMESPACE_CLAUSES["c"] = _NAMESPACE_CLAUSES["cpp"]  # a C++ header indexed as C
 NAMESPACED_LANGUAGES = frozenset(_NAMESPACE_CLAUSES)
 
 
-def namespaces(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
+def namespaces(db: sqlite3.Connection, paths: Iterable[str],
+               languages: frozenset[str] = NAMESPACED_LANGUAGES) -> dict[str, str]:
     """The namespace each file of ``paths`` declares, dotted: Go's ``package chi``, Java's and Kotlin's
     ``package coil3.request``, C#'s ``namespace Polly.Retry``, PHP's ``namespace Monolog\\Handler``
     (``monolog.handler``), C++'s nested ``namespace spdlog { namespace details {`` (every one the file opens,
     in order: ``spdlog.details``). Code names a definition after it (``Polly.Retry.RetryHelper``,
-    ``spdlog::details::os::now``) whatever its folder is called. Files of other languages are left out."""
+    ``spdlog::details::os::now``) whatever its folder is called. Files of other ``languages`` are left out."""
     wanted = list(dict.fromkeys(paths))
     found: dict[str, list[str]] = {}
     for i in range(0, len(wanted), 500):
@@ -115,7 +102,7 @@ def namespaces(db: sqlite3.Connection, paths: Iterable[str]) -> dict[str, str]:
             f"WHERE f.path IN ({','.join('?' * len(batch))}) AND c.kind = 'module' "
             "ORDER BY f.path, c.start_line", batch).fetchall()
         for path, language, text in rows:
-            clause = _NAMESPACE_CLAUSES.get(language)
+            clause = _NAMESPACE_CLAUSES.get(language) if language in languages else None
             if clause is None or (language in ("go", "java", "kotlin", "c_sharp", "php") and path in found):
                 continue  # one package / namespace clause per file in these
             for m in clause.finditer(text):
