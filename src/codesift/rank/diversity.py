@@ -184,9 +184,10 @@ BODILESS_LANGUAGES = frozenset({"c", "cpp", "c_sharp", "java", "php", "kotlin", 
                                 "scala", "dart"})
 _EXPRESSION_BODIED = frozenset({"kotlin", "swift", "scala", "dart"})
 _EXPRESSION_BODY = re.compile(r"\)[^(){}=]*=(?![=>])")
-# Words of a query about the declaration itself, where it stays first.
-_ASKS_FOR_DECLARATION = re.compile(r"\b(interfaces?|abstract|declar\w*|signatures?|prototypes?|headers?|protocols?|"
-                                   r"contracts?|expect)\b", re.I)
+# Words of a query about the declaration itself, where it stays first (not "header" or "expect": HTTP headers
+# and "what to expect" ask about no declaration).
+_ASKS_FOR_DECLARATION = re.compile(
+    r"\b(interfaces?|abstract|declar\w*|signatures?|prototypes?|protocols?|contracts?)\b", re.I)
 
 
 def is_bodiless(c: Candidate) -> bool:
