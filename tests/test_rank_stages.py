@@ -76,3 +76,19 @@ def test_search_explain_names_the_stages_in_order_and_those_switched_off() -> No
     on, _, off = line.removeprefix("ranking: ").partition(" (off: ")
     assert on.split(" → ") == [s.name for s in STAGES if s.enabled(RankSettings(recency=False))]
     assert "recency" in off and "recency" not in on
+
+
+def test_structural_stages_apply_again_to_a_final_order() -> None:
+    # what the learned re-ranker may return: a local function above the method holding it, a two-line
+    # overload above the one with the body, in another file
+    def fn(cid, path, start, end, name):
+        return Candidate(cid, path, name, f"Builder.{name}", "method", "c_sharp", start, end, f"void {name}() {{}}")
+
+    nested, outer = fn(1, "a.cs", 64, 92, "HandleNested"), fn(2, "a.cs", 57, 93, "HandleInner")
+    wrapper, impl = fn(3, "b.cs", 10, 11, "Build"), fn(4, "b.cs", 20, 60, "Build")
+    query = parse_query("match an exception nested as an inner exception")
+    out = pipeline.restructure([nested, wrapper, outer, impl], query, RankSettings())
+    assert [c.chunk_id for c in out] == [2, 4, 3]
+    assert out[0].merged_names == ["Builder.HandleNested"]
+    off = replace(RankSettings(), enclosing_first=False, implementation_first=False)
+    assert [c.chunk_id for c in pipeline.restructure([nested, wrapper, outer, impl], query, off)] == [1, 3, 2, 4]

@@ -8,7 +8,7 @@
 ``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality/quality.py``)
 and of the dev set (main, short and terse, ``bench/quality/devset.py``) in hybrid mode with the re-ranker off, and
 keeps for the first ``DEPTH`` results :func:`codesift.rank.learned.features` and whether each hits a target: the exact
-rows the re-ranker sees at search time. ``loco`` trains without one of the 36 repositories and measures MRR@10 of
+rows the re-ranker sees at search time. ``loco`` trains without one of the 42 repositories and measures MRR@10 of
 its queries, for each, per query set (and the in-sample score of the model trained on all beside it). ``fit`` trains on all
 of them and writes the trees. Needs ``pip install lightgbm`` (training only; codesift evaluates the trees
 itself). Deterministic for a given collection.

@@ -43,6 +43,13 @@ class RankState:
     used: str | None  # ``who calls X``: X, when its definition is ranked below what uses it
     matches: dict[int, float]  # chunk id → how well the query names it (0–1), by the name_match stage
 
+    @classmethod
+    def after(cls, query: ParsedQuery, settings: RankSettings) -> RankState:
+        """The state the structural stages read once the scores are final (:func:`restructure`)."""
+        return cls(query=query, settings=settings, rrf_unit=0.0, now=0.0, packages={}, declared=frozenset(),
+                   best=0.0, identifiers=[], words=[], terms=set(), wants_tests=False, match_weight=0.0,
+                   used=None, matches={})
+
     def is_test(self, c: Candidate) -> bool:
         return (is_test_path(c.path) or is_example_path(c.path)
                 or boosts.is_test_code(c.name, c.qualified_name, c.kind, c.language, c.text, c.decorators))
@@ -256,6 +263,21 @@ STAGES: tuple[Stage, ...] = (
     Stage("consolidate", _order_only(consolidate), "consolidate"),
     Stage("enclosing_first", _order_only(enclosing_first), "enclosing_first"),
 )
+
+
+# Orders that follow from the code's structure: a long class after its members, a wrapper after its overload
+# with the body, a declaration after its definition, a nested function inside the one enclosing it. The learned
+# re-ranker reads no structure and may undo them, so they are applied again after it (docs/design-decisions.md#restructure).
+STRUCTURAL = ("members_first", "implementation_first", "declaration_yields", "enclosing_first")
+
+
+def restructure(cands: list[Candidate], query: ParsedQuery, settings: RankSettings) -> list[Candidate]:
+    """``cands`` in a final order (the learned re-ranker's) with the enabled :data:`STRUCTURAL` stages applied again."""
+    st = RankState.after(query, settings)
+    for s in STAGES:
+        if s.name in STRUCTURAL and s.enabled(settings):
+            cands = s.run(cands, st)
+    return cands
 
 
 def stage(name: str) -> Stage:

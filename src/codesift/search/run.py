@@ -20,6 +20,7 @@ from codesift.rank.boosts import is_prose, query_wants_tests
 from codesift.rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
 from codesift.rank.labels import cap, label
 from codesift.rank.learned import DEPTH, RerankRow, Trees, rerank
+from codesift.rank.pipeline import restructure
 from codesift.query.parsed import ParsedQuery
 from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, looks_like_identifier
 from codesift.store.names import NAMESPACED_LANGUAGES
@@ -346,7 +347,7 @@ def run_search(
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
                        unknown_qualifiers=unknown, packages=packages, declared=params.declared)
     if params.reranker is not None:
-        cands = learned_order(cands, rows, best, query, params.reranker)
+        cands = restructure(learned_order(cands, rows, best, query, params.reranker), query, params.rank)
     results: list[SearchResult] = []
     seen: set[tuple[str, int, int]] = set()
     for c in cands:
