@@ -1,14 +1,14 @@
-"""Retrieval quality on the dev set: hand-written queries over twenty-two libraries nobody tuned codesift on.
+"""Retrieval quality on the dev set: hand-written queries over twenty-eight libraries nobody tuned codesift on.
 
     python bench/quality/devset/fetch.py               # once: the corpora, from Debian, npm and PyPI
     python bench/quality/devset.py [--modes hybrid keyword semantic] [--corpora cobra zod] [--set KEY=VALUE ...]
                                    [--json out.json] [--queries main|short|terse] [--record]
 
-A second view beside the public bench (``bench/quality/quality.py``): 430 queries over cobra, pflag, mux, logrus,
+A second view beside the public bench (``bench/quality/quality.py``): 550 queries over cobra, pflag, mux, logrus,
 go-toml (Go), clap, indicatif, textwrap, globset (Rust), zod, TanStack's query-core, immer (TypeScript),
-commander, koa, qs (JavaScript), httpx, attrs, packaging (Python), jsoup, picocli, jcommander and commons-csv
-(Java), written from
-the code alone, without looking at codesift's results, in the public set's style (``nl`` behaviour
+commander, koa, qs (JavaScript), httpx, attrs, packaging (Python), jsoup, picocli, jcommander, commons-csv
+(Java), jansson (C), CLI11 (C++), Newtonsoft.Json (C#), react-native-gesture-handler's Android code (Kotlin),
+league/commonmark (PHP) and rack (Ruby), written from the code alone, without looking at codesift's results, in the public set's style (``nl`` behaviour
 descriptions, ``mixed``, ``identifier``). Same scorer and settings syntax as ``bench/quality/quality.py``; indexes
 live under ``$CODESIFT_BENCH_INDEX/dev-<name>``. A ranking change should hold on both sets: they were
 written by different hands, and a gain on one that is a loss on the other is not a gain.

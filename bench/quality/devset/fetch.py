@@ -2,10 +2,10 @@
 
     python bench/quality/devset/fetch.py [--only cobra zod] [--cache DIR] [--queries main|short|terse]
 
-Go and Rust sources come from Debian's archive (``apt-get download``, unpacked with ``dpkg-deb -x``: the
-``-dev`` packages ship the module sources), Java from Debian's source archive (the upstream ``.orig.tar.xz``
-of the source package, read from ``deb.debian.org``'s pool: Debian's Java packages ship jars), JavaScript and TypeScript from npm (``npm pack``), Python from
-PyPI sdists (``pip download --no-binary :all:``). Each archive is checked against its sha256, and the
+Go, Rust, PHP and Ruby sources come from Debian's archive (``apt-get download``, unpacked with ``dpkg-deb -x``:
+the ``-dev``, ``php-`` and ``ruby-`` packages ship the sources), Java, C, C++ and C# from Debian's source archive (the
+upstream ``.orig.tar.*`` of the source package, read from ``deb.debian.org``'s pool), JavaScript, TypeScript and
+the Kotlin corpus (an npm package's Android code) from npm (``npm pack``), Python from PyPI sdists (``pip download --no-binary :all:``). Each archive is checked against its sha256, and the
 corpus root is ``$CODESIFT_DEVSET_CACHE`` (default ``~/.cache/codesift-devset``) ``/<name>``. Running it
 again checks and skips what is there. Then every target of ``queries/`` is verified: the file exists and
 its start line holds the symbol's name.
