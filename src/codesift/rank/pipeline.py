@@ -267,7 +267,7 @@ STAGES: tuple[Stage, ...] = (
 
 # Orders that follow from the code's structure: a long class after its members, a wrapper after its overload
 # with the body, a declaration after its definition, a nested function inside the one enclosing it. The learned
-# re-ranker reads no structure and may undo them, so they are applied again after it (docs/design-decisions.md#restructure).
+# re-ranker reads no structure and may undo them, so they run again after it (docs/design-decisions.md#restructure).
 STRUCTURAL = ("members_first", "implementation_first", "declaration_yields", "enclosing_first")
 
 
