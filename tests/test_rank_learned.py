@@ -61,6 +61,16 @@ def test_features_of_calls_among_the_results() -> None:
     assert list(x[:, F["calls_others"]]) == [1.0, 0.0, 0.0, 2.0]
 
 
+def test_constructors_are_told_apart_in_each_language() -> None:
+    constructors = ["requests.Session.__init__", "Monolog.Logger.__construct", "Jekyll.Site.initialize",
+                    "Vec.new", "spdlog::logger::logger", "Polly.ResiliencePipeline.ResiliencePipeline"]
+    others = ["Session.send", "Logger.newInstance", "Site.init_site", "spdlog::logger::log", "logger", "Foo.Bar"]
+    assert all(learned.is_constructor(n) for n in constructors)
+    assert not any(learned.is_constructor(n) for n in others)
+    x = features([row(name="Session.__init__"), row(name="Session.send")], "send a request")
+    assert list(x[:, F["is_constructor"]]) == [1.0, 0.0]
+
+
 def test_features_without_query_terms_or_vectors() -> None:
     x = features([row(vec=None, cos=None), row(vec=None, cos=None)], "the of")
     assert x.shape == (2, len(FEATURES)) and np.isfinite(x).all()

@@ -27,13 +27,14 @@ from typing import NamedTuple, TypedDict
 
 import numpy as np
 
+from codesift.datatypes import dotted
 from codesift.errors import CodesiftError
 from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import FUNCTION_KINDS
 
 __all__ = ["DEPTH", "FEATURES", "ModelJson", "RankerUnavailable", "RerankRow", "TreeJson", "Trees", "features",
-           "load_trees", "rerank", "reranker_status"]
+           "is_constructor", "load_trees", "rerank", "reranker_status"]
 
 DEPTH = 20  # distinct results reordered: what the model was trained on
 FEATURES: tuple[str, ...] = (
@@ -53,6 +54,7 @@ FEATURES: tuple[str, ...] = (
     "called_by",  # how many other results call it by name (``laction(`` in ``docall``), up to 3
     "caller_above",  # whether a result ranked above it calls it: the helper under its caller
     "calls_others",  # how many other results it calls, up to 3
+    "is_constructor",  # a constructor (:func:`is_constructor`): it sets up what its class's methods do
 )
 MODEL_FILE = "reranker.json"
 
@@ -72,6 +74,17 @@ class RerankRow(NamedTuple):
     name: str  # qualified name
     text: str  # the chunk's stored text
     doc: str
+
+
+# Constructors by convention: Python, PHP, Ruby, JavaScript/TypeScript, Swift/Kotlin, Rust.
+CONSTRUCTOR_NAMES = frozenset({"__init__", "__construct", "initialize", "constructor", "init", "new"})
+
+
+def is_constructor(qualified: str) -> bool:
+    """``Session.__init__``, ``Logger.__construct``, ``Site#initialize``, ``Foo::new``, or a method named for its class
+    (``logger::logger`` in C++, ``Policy.Policy`` in C# and Java)."""
+    parts = dotted(qualified).split(".")
+    return parts[-1] in CONSTRUCTOR_NAMES or (len(parts) > 1 and parts[-1] == parts[-2].split("<", 1)[0])
 
 
 def _rank_feature(rank: int | None) -> float:
@@ -147,6 +160,7 @@ def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
         "called_by": np.minimum(called.sum(axis=0), 3),
         "caller_above": np.triu(called, 1).any(axis=0).astype(float) if len(rows) else np.zeros(0),
         "calls_others": np.minimum(called.sum(axis=1), 3),
+        "is_constructor": [1.0 if is_constructor(r.name) else 0.0 for r in rows],
     }
     out = np.zeros((len(rows), len(FEATURES)))
     for j, name in enumerate(FEATURES):
