@@ -54,7 +54,7 @@ FEATURES: tuple[str, ...] = (
     "called_by",  # how many other results call it by name (``laction(`` in ``docall``), up to 3
     "caller_above",  # whether a result ranked above it calls it: the helper under its caller
     "calls_others",  # how many other results it calls, up to 3
-    "is_constructor",  # a constructor (:func:`is_constructor`): it sets up what its class's methods do
+    "is_constructor",  # (:func:`is_constructor`) names what its class holds, and rarely answers a sentence
 )
 MODEL_FILE = "reranker.json"
 
