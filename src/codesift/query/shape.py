@@ -28,12 +28,8 @@ class QueryShape(str, Enum):
     OTHER = "other"
 
 
-# (keyword, vector). The keyword side is 2× the weights tuned on the four Python/JavaScript corpora:
-# on the eight-corpus set MiniLM is the weaker retriever outside Python. Chosen by bench/quality/loco.py (leave one
-# corpus out): first ×1.6 (over 1.0/1.3/1.6 every held-out corpus picked 1.6, held-out +0.018; 2.0 lost held
-# out then); with camelCase split for the dense model, abbreviations and members-first, the grid ×0.8/1/1.25
-# of those picks 1.25 (= 2×) in 8 of 8 folds: held-out 0.842 vs 0.841, Java 0.817 → 0.846, docstring set
-# 0.656 → 0.652.
+# (keyword, vector). The keyword side is 2× the weights first tuned on four Python/JavaScript corpora: MiniLM is
+# the weaker retriever outside Python. why: docs/design-decisions.md#shape-weights
 DEFAULT_WEIGHTS: dict[QueryShape, tuple[float, float]] = {
     QueryShape.IDENTIFIER: (3.0, 0.6),
     QueryShape.SINGLE_WORD: (2.4, 0.9),

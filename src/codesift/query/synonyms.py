@@ -39,9 +39,8 @@ default fallback
 callback hook listener handler
 create make construct
 """
-# Phrases the code says in one word (phrase, … | the word), looked up from the phrase only. Measured like a group:
-# "single-letter" options are ``short`` ones in every command-line library (getopt's word): public +0.001
-# (click-q04 0 → 0.25), dev set +0.005 (pflag-q02 0 → 1, picocli-q04 0 → 0.5), no query down.
+# Phrases the code says in one word (phrase, … | the word), looked up from the phrase only: "single-letter"
+# options are ``short`` ones in every command-line library (getopt's word). why: docs/design-decisions.md#phrases
 _PHRASES = """
 single letter, one letter | short
 """

@@ -17,9 +17,7 @@ MAX_ENCLOSING_SPAN = 400
 # A function longer than a useful pointer that holds more definitions than this is a module in all but name
 # (immer's 292-line ``enablePatches``, whose ten inner functions are each an answer): like a long class, its
 # members stay the pointers. A decorator holds one or two (its wrapper), a factory of closures a few, under
-# 200 lines (TanStack's ``createRetryer``). Dev set 0.784 -> 0.791 (immer 0.704 -> 0.750: three queries 0 -> 1,
-# two 0.5 -> 0.33, where the inner function the enclosing one had covered now ranks one place lower), the
-# public and docstring sets equal; 3 and 5 score the same.
+# 200 lines (TanStack's ``createRetryer``). why: docs/design-decisions.md#max-pointer-nested
 MAX_POINTER_NESTED = 3
 
 
@@ -114,9 +112,8 @@ def members_first(cands: list[Candidate], container_kinds: frozenset[str]) -> li
 
     A class chunk holds all its methods' text, so it matches whatever one of them matches; when its
     methods are candidates too, they are the pointers worth reading and the long class only their
-    context (bench/quality/loco.py: after the last member rather than the first, javapoet +0.004, click +0.002,
-    no corpus down). A short class stays where it is (it may well be the answer), as does one the query
-    names.
+    context (docs/design-decisions.md#members-first). A short class stays where it is (it may well be the
+    answer), as does one the query names.
     A long container nested in another (a builder class inside its class) is placed by its own members,
     never used as the outer one's anchor."""
 

@@ -17,18 +17,8 @@ __all__ = ["FLOORS", "NOTHING_MATCHES", "PRECISION_TARGETS", "cap", "fit_floors"
 PRECISION_TARGETS = {"HIGH": 0.75, "GOOD": 0.35, "FAIR": 0.12, "LOW": 0.04}
 
 # The lowest normalised score of each label, per score kind: ``fit_floors`` over bench/quality/labels.py's results
-# (those the query names exactly left out: they are HIGH anyway). Held out one corpus at a time, each fold fits
-# floors within 0.01 of these, and hybrid ("rrf") results labelled HIGH / GOOD / FAIR / LOW are answers
-# 80 / 43 / 17 / 9 % of the time. Re-measured at parser version 23 (1,322 queries over 30 libraries in twelve
-# languages): 81 / 45 / 16 / 7 % (WEAK 2 %), 87 / 51 / 19 / 7 % held out. Per-language floors, fitted on the
-# other corpora of the held-out one's language, do no better (85 / 54 / 15 / 6 %, and none at all for the
-# languages of one corpus), so the floors are the same for every language. A label is the share of answers
-# among all the results it marks; the first result is the answer more often than its label says (first and
-# HIGH / GOOD / FAIR / LOW / WEAK: 89 / 67 / 57 / 48 / 52 %), which the agent instructions (server/text.py,
-# init/instructions.py) say. No band of keyword-only or semantic-only results is right three times in four
-# (even their rank-1 results: 67 % and 60 %), so those are never HIGH. The labels these replace (0.70 / 0.50 /
-# 0.35 / 0.20 for every kind) put 55 % of hybrid results and 78 % of keyword-only ones under HIGH, of which
-# 19 % and 13 % were answers.
+# (those the query names exactly left out: they are HIGH anyway); one set for every language, and keyword-only or
+# semantic-only results are never HIGH. why: docs/design-decisions.md#label-floors
 FLOORS: dict[str, dict[str, float]] = {
     "HIGH": {"rrf": 0.92, "keyword": 1.01, "semantic": 1.01},
     "GOOD": {"rrf": 0.90, "keyword": 0.92, "semantic": 0.92},

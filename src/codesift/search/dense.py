@@ -132,8 +132,7 @@ class DenseSide:
     def query_preamble(self, filters: Filters) -> str:
         """The start of the text the dense model reads for a query, shaped like a document's preamble
         ("python function …", see ``text.model_input.embed_text``): the filtered language, else the tree's main
-        code language. Measured (bench/quality/quality.py): semantic MRR@10 +0.018 hand-written / +0.006 docstring,
-        hybrid +0.009 / +0.016."""
+        code language (docs/design-decisions.md#query-preamble)."""
         if not self.config.rank.query_preamble:
             return ""
         if len(filters.languages) == 1:

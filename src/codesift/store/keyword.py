@@ -28,15 +28,9 @@ from codesift.text.recursion import recursion_terms
 from codesift.text.tokens import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
 
 TEXT_FIELDS = ("name", "doc", "body", "pathtok")
-# Measured on the public bench (bench/quality/quality.py, keyword mode): name fields weighted above the body
-# over-reward symbols whose *name* shares one query word (static_folder for "serve a file from a
-# folder"); exact-name queries are handled by the ranking pipeline's name-match stage instead.
-# The doc field is a definition's own description; in Go, Java, Rust and the C family it is a comment
-# *above* the code, outside the body, so at 0.3 their docs counted a third of a Python docstring (which
-# the body holds too). Leave-one-corpus-out over 0.3/0.6/1.0/1.5/2.0 (hybrid, hand-written): 1.5 in 7 of 8
-# folds (held-out 0.857 -> 0.871); 1.0 is within 0.002 of it on the mean (0.871 vs 0.873 in-sample) and
-# leaves keyword-only search as it was (0.828; 1.5 costs it 0.011): 1.0. Hybrid 0.858 -> 0.873 (Python
-# +0.029, Go +0.013, Rust +0.011, none down).
+# A name weighted above the body over-rewards a symbol whose name shares one query word (the name-match stage
+# handles exact names); the doc field is a definition's own description, above the code in Go, Java, Rust and
+# the C family. why: docs/design-decisions.md#field-boosts
 FIELD_BOOSTS = {"name": 0.4, "doc": 1.0, "body": 1.0, "pathtok": 0.2}
 # Fields indexed with term positions, so that phrase (NEAR) queries can run on them.
 POSITION_FIELDS = ("name", "doc", "body")

@@ -6,14 +6,8 @@ of the bench corpora's chunks are longer than the window and more than half of t
 never read. A long chunk is now embedded as its preamble, the first ``HEAD_CHARS`` characters of its doc
 and code (whole lines), then the *vocabulary of the rest*: each word of the remaining code, comments and
 strings once, in order of first use, without the languages' keywords and the words the head already has.
-The model reads what the whole function talks about instead of its first lines.
-
-Measured (``bench/quality/quality.py``, MRR@10, against the first-lines text at the same commit): hand-written
-semantic 0.726 → 0.769, hybrid 0.850 → 0.858 (Go +0.037, Rust +0.042, TypeScript +0.028; Python and Java
-−0.008); docstring set flat. Indexing: shaping costs ~35 µs a chunk more, embedding is ~14 % faster (shorter
-texts to tokenize; ``bench/experiments/model_text_cost.py``). ``HEAD_CHARS``: leave-one-corpus-out over 120/200/300 and
-the old text picks 120 in 8 of 8 folds (held-out 0.857 against 0.847); 60 ties it on the hand-written set
-but loses 0.012 on the docstring set and 0.040 in Java.
+The model reads what the whole function talks about instead of its first lines (measured, and how
+``HEAD_CHARS`` was chosen: docs/design-decisions.md#long-chunk-text).
 """
 
 from __future__ import annotations

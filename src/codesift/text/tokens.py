@@ -39,8 +39,8 @@ def words_for_model(text: str) -> str:
     """``parseArgsFromStdin`` → ``parse Args From Stdin``: camel humps as words for the dense model.
 
     MiniLM's word pieces cut the compound across its words (``par ##sea ##rg ##sf ##rom ##st ##din``) but
-    the split form at them (``par ##se ar ##gs from st ##din``), as they already do snake_case at ``_``.
-    Measured (bench/quality/quality.py, hand-written hybrid MRR@10): 0.823 → 0.831; Go 0.559 → 0.642."""
+    the split form at them (``par ##se ar ##gs from st ##din``), as they already do snake_case at ``_``
+    (docs/design-decisions.md#camel-words)."""
     return _CAMEL_EDGE.sub(" ", text)
 
 
