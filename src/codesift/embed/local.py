@@ -178,8 +178,8 @@ class MiniLMEmbedder:
     dim = DIM
     max_chars = MAX_TOKENS * 8  # WordPiece on code averages < 4 chars per token; keep headroom
 
-    # Measured on 1,500 code-like texts (2 cores): batch 32 peaks at ~950 MB RSS and 19 chunks/s,
-    # batch 16 at ~610 MB / 24 per s, batch 8 at ~450 MB / 28 per s — less padding, smaller activations.
+    # Batches of 8: less padding and smaller activations, the least memory and the most chunks a second
+    # (docs/design-decisions.md#embed-batch).
     # ``env``: the settings of the environment it runs in (CODESIFT_EMBED_MODEL, CODESIFT_MODEL_PATH,
     # CODESIFT_QUERY_MODEL_PATH, CODESIFT_CACHE_DIR); default, for scripts that make one directly: this
     # process's, as codesift.config.env reads them. codesift itself passes its configuration's.

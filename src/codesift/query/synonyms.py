@@ -16,16 +16,8 @@ from codesift.text.tokens import tokenize
 
 __all__ = ["MIN_WORDS", "synonyms"]
 
-# One group per line, each measured on its own at a query word's weight over the public hand-written set and the dev
-# set (bench/quality/quality.py, bench/quality/devset.py): kept when it raised one and lowered neither. Chosen that way
-# on either set alone, the groups transfer to the other (picked on the public set: dev set +0.010; picked on the dev
-# set: public +0.004). create/make/construct is kept for the docstring set (+0.005). Measured and left out, as raising
-# nothing or costing queries: show/display/print/render, find/search/lookup/locate (``find`` is part of countless
-# names), convert/transform, filter/exclude/omit, close/shutdown, and 50 other groups of general programming words
-# (required/mandatory, copy/clone, merge/combine, stop/halt, parse/decode, send/emit, ...). ``toggle`` left the option
-# group: a toggle is one kind of switch, not another word for an option, and with it every "option" query put picocli's
-# one-line ``toggleBooleanFlags()`` accessors first (their names hold two of the group's words); the public set ranked
-# identically without it, the dev set +0.002 (picocli +0.013).
+# One group per line, each kept when, measured on its own, it raised the public or the dev set and lowered neither
+# (the groups measured and left out, and why ``toggle`` is not an option word: docs/design-decisions.md#synonym-groups).
 _GROUPS = """
 option flag switch
 remove delete strip drop discard
