@@ -1,12 +1,13 @@
 """The learned re-ranker: boosted trees over signals the pipeline already has, reordering its first results.
 
 The hand-set stages score each candidate from one signal at a time; the trees weigh them together: the
-pipeline's own score and place, both retrievers' ranks, the cosine's distance from the best one, and how much
-of the query's weight the candidate's name, text and doc hold, measured against the other candidates. The model
-(``reranker.json``, package data) is trained by ``train/reranker.py`` on the public and dev-set queries; its
-leave-one-corpus-out table is in that script's docstring. It reorders only the first :data:`DEPTH` distinct
-results and hands them the scores they had in the old order, so scores still fall down the list and the
-threshold and labels mean what they meant.
+pipeline's own score and place, both retrievers' ranks, the cosine's distance from the best one, how much of the
+query's weight the candidate's name, text and doc hold, measured against the other candidates, which candidates
+call which, and whether it is a constructor. The model (``reranker.json``, package data) is trained by
+``train/reranker.py`` on the public and dev-set queries; its leave-one-repository-out tables are in
+docs/design-decisions.md#the-learned-re-ranker. It reorders only the first :data:`DEPTH` distinct results and
+hands them the scores they had in the old order, so scores still fall down the list and the threshold and labels
+mean what they meant.
 
 The trees learned the pipeline as it was when they were trained: after a change to a stage before them (a
 retriever, a factor, the tokenizer), run ``train/reranker.py collect``, ``loco`` and ``fit`` again and compare.
