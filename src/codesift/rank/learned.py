@@ -83,7 +83,8 @@ CONSTRUCTOR_NAMES = frozenset({"__init__", "__construct", "initialize", "constru
 
 def is_constructor(qualified: str) -> bool:
     """``Session.__init__``, ``Logger.__construct``, ``Site#initialize``, ``Foo::new``, or a method named for its class
-    (``logger::logger`` in C++, ``Policy.Policy`` in C# and Java)."""
+    (``logger::logger`` in C++, ``Policy.Policy`` in C# and Java). A bare ``init`` or ``new`` counts too (Go's
+    package ``init``): the shipped trees were trained with this rule."""
     parts = dotted(qualified).split(".")
     return parts[-1] in CONSTRUCTOR_NAMES or (len(parts) > 1 and parts[-1] == parts[-2].split("<", 1)[0])
 
