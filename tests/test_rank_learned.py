@@ -71,6 +71,20 @@ def test_constructors_are_told_apart_in_each_language() -> None:
     assert list(x[:, F["is_constructor"]]) == [1.0, 0.0]
 
 
+def test_uses_query_names_counts_the_names_a_body_uses_beside_its_own() -> None:
+    query = "TelegramBotHandler: split messages longer than MAX_MESSAGE_LENGTH depending on splitLongMessages"
+    setter = row(name="TelegramBotHandler.splitLongMessages",
+                 text="public function splitLongMessages(bool $s): self { $this->splitLongMessages = $s; }")
+    user = row(name="TelegramBotHandler.handleMessageLength",
+               text="if (strlen($m) > self::MAX_MESSAGE_LENGTH) { return $this->splitLongMessages ? a() : b(); }")
+    prefix = row(name="Bot.send", text="$this->splitLongMessagesLater(); MAX_MESSAGE_LENGTH_2")  # no whole word
+    x = features([setter, user, prefix], query)
+    # three names in the query; the setter's own name and its class are not counted as uses
+    assert list(x[:, F["uses_query_names"]]) == pytest.approx([0.0, 2 / 3, 0.0])
+    assert learned.uses_query_names("Site#render", "site.render(x)", ["Site::render", "payload"]) == 0.0
+    assert learned.uses_query_names("a.b", "any text", []) == 0.0
+
+
 def test_features_without_query_terms_or_vectors() -> None:
     x = features([row(vec=None, cos=None), row(vec=None, cos=None)], "the of")
     assert x.shape == (2, len(FEATURES)) and np.isfinite(x).all()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,7 +36,7 @@ from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import FUNCTION_KINDS
 
 __all__ = ["DEPTH", "FEATURES", "ModelJson", "RankerUnavailable", "RerankRow", "TreeJson", "Trees", "features",
-           "is_constructor", "load_trees", "rerank", "reranker_status"]
+           "is_constructor", "load_trees", "rerank", "reranker_status", "uses_query_names"]
 
 DEPTH = 20  # distinct results reordered: what the model was trained on
 FEATURES: tuple[str, ...] = (
@@ -56,6 +57,7 @@ FEATURES: tuple[str, ...] = (
     "caller_above",  # whether a result ranked above it calls it: the helper under its caller
     "calls_others",  # how many other results it calls, up to 3
     "is_constructor",  # (:func:`is_constructor`) names what its class holds, and rarely answers a sentence
+    "uses_query_names",  # (:func:`uses_query_names`) the code a sentence describes uses the names it mentions
 )
 MODEL_FILE = "reranker.json"
 
@@ -87,6 +89,25 @@ def is_constructor(qualified: str) -> bool:
     package ``init``): the shipped trees were trained with this rule."""
     parts = dotted(qualified).split(".")
     return parts[-1] in CONSTRUCTOR_NAMES or (len(parts) > 1 and parts[-1] == parts[-2].split("<", 1)[0])
+
+
+_NAME_PARTS = re.compile(r"[.:#\\/]+")  # Class.method, Class::method, Module#method, Ns\Class
+
+
+def uses_query_names(qualified: str, text: str, identifiers: Sequence[str]) -> float:
+    """The share of the query's identifiers (three characters or more) that ``text`` uses as a whole word, not
+    counting those its own qualified name is made of: "split messages longer than MAX_MESSAGE_LENGTH depending on
+    splitLongMessages" describes the method using both, not the ``splitLongMessages`` setter."""
+    names = [i for i in identifiers if len(i) >= 3]
+    if not names:
+        return 0.0
+    own = set(_NAME_PARTS.split(qualified))
+    used = 0
+    for name in names:
+        last = _NAME_PARTS.split(name)[-1]
+        if last and last not in own and re.search(rf"(?<![A-Za-z0-9_]){re.escape(last)}(?![A-Za-z0-9_])", text):
+            used += 1
+    return used / len(names)
 
 
 def _rank_feature(rank: int | None) -> float:
@@ -129,7 +150,8 @@ def calls(rows: Sequence[RerankRow]) -> np.ndarray:
 def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
     """One row of :data:`FEATURES` per result. A query term weighs ``log(1 + n / (1 + m))`` for the ``m`` of the
     ``n`` results whose name or text contains it (lower-cased substring): rare among them, it tells them apart."""
-    terms = list(dict.fromkeys(as_parsed(query).terms))
+    parsed = as_parsed(query)
+    terms = list(dict.fromkeys(parsed.terms))
     shape = (len(rows), len(terms))
 
     def holds(texts: list[str]) -> np.ndarray:  # [result, term]: the term is in the result's lower-cased text
@@ -163,6 +185,7 @@ def features(rows: Sequence[RerankRow], query: ParsedQuery | str) -> np.ndarray:
         "caller_above": np.triu(called, 1).any(axis=0).astype(float) if len(rows) else np.zeros(0),
         "calls_others": np.minimum(called.sum(axis=1), 3),
         "is_constructor": [1.0 if is_constructor(r.name) else 0.0 for r in rows],
+        "uses_query_names": [uses_query_names(r.name, r.text, parsed.identifiers) for r in rows],
     }
     out = np.zeros((len(rows), len(FEATURES)))
     for j, name in enumerate(FEATURES):
