@@ -3,11 +3,11 @@
 The hand-set stages score each candidate from one signal at a time; the trees weigh them together: the
 pipeline's own score and place, both retrievers' ranks, the cosine's distance from the best one, how much of the
 query's weight the candidate's name, text and doc hold, measured against the other candidates, which candidates
-call which, and whether it is a constructor. The model (``reranker.json``, package data) is trained by
-``train/reranker.py`` on the public and dev-set queries; its leave-one-repository-out tables are in
-docs/design-decisions.md#the-learned-re-ranker. It reorders only the first :data:`DEPTH` distinct results and
-hands them the scores they had in the old order, so scores still fall down the list and the threshold and labels
-mean what they meant.
+call which, whether it is a constructor, and which of the names the query mentions its code uses. The model
+(``reranker.json``, package data) is trained by ``train/reranker.py`` on the public and dev-set queries; its
+leave-one-repository-out tables are in docs/design-decisions.md#the-learned-re-ranker. It reorders only the first
+:data:`DEPTH` distinct results and hands them the scores they had in the old order, so scores still fall down the
+list and the threshold and labels mean what they meant.
 
 The trees learned the pipeline as it was when they were trained: after a change to a stage before them (a
 retriever, a factor, the tokenizer), run ``train/reranker.py collect``, ``loco`` and ``fit`` again and compare.
@@ -105,9 +105,25 @@ def uses_query_names(qualified: str, text: str, identifiers: Sequence[str]) -> f
     used = 0
     for name in names:
         last = _NAME_PARTS.split(name)[-1]
-        if last and last not in own and re.search(rf"(?<![A-Za-z0-9_]){re.escape(last)}(?![A-Za-z0-9_])", text):
+        if last and last not in own and _has_word(text, last):
             used += 1
     return used / len(names)
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+def _has_word(text: str, word: str) -> bool:
+    """Whether ``word`` is in ``text`` with no ASCII letter, digit or ``_`` on either side (``str.find``, as in
+    :func:`_calls_name`)."""
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if (start == 0 or not _is_word_char(text[start - 1])) and (end == len(text) or not _is_word_char(text[end])):
+            return True
+        start = text.find(word, start + 1)
+    return False
 
 
 def _rank_feature(rank: int | None) -> float:
