@@ -72,12 +72,12 @@ def test_constructors_are_told_apart_in_each_language() -> None:
 
 
 def test_uses_query_names_counts_the_names_a_body_uses_beside_its_own() -> None:
-    query = "TelegramBotHandler: split messages longer than MAX_MESSAGE_LENGTH depending on splitLongMessages"
-    setter = row(name="TelegramBotHandler.splitLongMessages",
-                 text="public function splitLongMessages(bool $s): self { $this->splitLongMessages = $s; }")
-    user = row(name="TelegramBotHandler.handleMessageLength",
-               text="if (strlen($m) > self::MAX_MESSAGE_LENGTH) { return $this->splitLongMessages ? a() : b(); }")
-    prefix = row(name="Bot.send", text="$this->splitLongMessagesLater(); MAX_MESSAGE_LENGTH_2")  # no whole word
+    query = "TextWrapper: wrap lines longer than MAX_WIDTH unless breakLongWords is off"
+    setter = row(name="TextWrapper.breakLongWords",
+                 text="public function breakLongWords(bool $b): self { $this->breakLongWords = $b; }")
+    user = row(name="TextWrapper.wrapLine",
+               text="if (strlen($line) > self::MAX_WIDTH) { return $this->breakLongWords ? a() : b(); }")
+    prefix = row(name="Doc.render", text="$this->breakLongWordsLater(); MAX_WIDTH_2")  # no whole word
     x = features([setter, user, prefix], query)
     # three names in the query; the setter's own name and its class are not counted as uses
     assert list(x[:, F["uses_query_names"]]) == pytest.approx([0.0, 2 / 3, 0.0])

@@ -96,8 +96,8 @@ _NAME_PARTS = re.compile(r"[.:#\\/]+")  # Class.method, Class::method, Module#me
 
 def uses_query_names(qualified: str, text: str, identifiers: Sequence[str]) -> float:
     """The share of the query's identifiers (three characters or more) that ``text`` uses as a whole word, not
-    counting those its own qualified name is made of: "split messages longer than MAX_MESSAGE_LENGTH depending on
-    splitLongMessages" describes the method using both, not the ``splitLongMessages`` setter."""
+    counting those its own qualified name is made of: "wrap lines longer than MAX_WIDTH unless breakLongWords is off"
+    describes the method using both, not the ``breakLongWords`` setter."""
     names = [i for i in identifiers if len(i) >= 3]
     if not names:
         return 0.0
