@@ -231,10 +231,10 @@ def latency_queries(index, n: int) -> list[str]:  # noqa: ANN001 - a codesift In
     of its methods where it has no functions (PHP, C#, Java) (latency/pipeline_latency.py and
     latency/version_latency.py time the same ones)."""
     rng = random.Random(3)
-    names: list[str] = []
-    for kind in ("function", "method"):  # functions first: the queries recorded before methods counted stay the same
-        query = "SELECT name FROM chunks WHERE kind=? LIMIT 5000"
-        names = names or [r[0] for r in index.store.db.execute(query, (kind,))]
+    def named(kind: str) -> list[str]:
+        return [r[0] for r in index.store.db.execute("SELECT name FROM chunks WHERE kind=? LIMIT 5000", (kind,))]
+
+    names = named("function") or named("method")  # functions first: the queries recorded before stay the same
     if not names:
         sys.exit(f"{index.root} holds no functions or methods: index it first")
     return [rng.choice(names) if i % 2 else " ".join(rng.sample(LATENCY_WORDS, 4)) for i in range(n)]

@@ -91,7 +91,8 @@ def is_constructor(qualified: str) -> bool:
     return parts[-1] in CONSTRUCTOR_NAMES or (len(parts) > 1 and parts[-1] == parts[-2].split("<", 1)[0])
 
 
-_NAME_PARTS = re.compile(r"[.:#\\/]+")  # Class.method, Class::method, Module#method, Ns\Class
+# Class.method, Class::method, Module#method, Ns\Class, and module code's ``file_stem:62`` (``dotted`` keeps that ":")
+_NAME_PARTS = re.compile(r"[.:#\\/]+")
 
 
 def uses_query_names(qualified: str, text: str, identifiers: Sequence[str]) -> float:
