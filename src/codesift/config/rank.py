@@ -90,6 +90,9 @@ class RankSettings:
     # A function declared without a body ranked above a definition of its name with one yields its place
     # (diversity.declaration_yields). why: docs/design-decisions.md#twelve-languages
     declaration_yields: bool = True
+    # A deprecated definition ranked above the one its note says to use instead follows it
+    # (diversity.deprecated_yields). why: docs/design-decisions.md#twelve-languages
+    deprecated_yields: bool = True
     # A nested function ranked above its enclosing function gives it its place (diversity.enclosing_first).
     # why: docs/design-decisions.md#enclosing-first
     enclosing_first: bool = True

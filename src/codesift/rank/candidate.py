@@ -20,6 +20,7 @@ class Candidate:
     text: str
     mtime: float = 0.0
     decorators: tuple[str, ...] = ()
+    doc: str = ""  # its docstring or doc comment
     keyword_rank: int | None = None
     vector_rank: int | None = None
     score: float = 0.0

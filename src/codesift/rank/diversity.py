@@ -7,6 +7,7 @@ from collections import Counter
 
 from codesift.datatypes import NOT_DEFINITIONS
 from codesift.rank.candidate import Candidate
+from codesift.rank.deprecation import is_deprecated, replacement_names
 
 MAX_MERGED_SPAN = 200  # a merged passage longer than this stops being a useful pointer
 # The longest function that takes the place of a function nested in it (``enclosing_first``): attrs' ``define``
@@ -222,6 +223,38 @@ def declaration_yields(cands: list[Candidate], query: str, depth: int = 20) -> l
             impl.explain["declaration_yields"] = 1.0
             out.insert(i, impl)
             i += 1  # the declaration, now right after its implementation
+    return out
+
+
+# Words of a query about deprecated code itself, where the old definition keeps its place.
+_ASKS_FOR_DEPRECATED = re.compile(r"\b(deprecat\w*|obsolete|legacy)\b", re.I)
+
+
+def deprecated_yields(cands: list[Candidate], query: str, depth: int = 20) -> list[Candidate]:
+    """A deprecated definition (rank.deprecation) ranked above the one its note says to use instead, among the
+    first ``depth``, follows it: two generations of an API side by side (commons-csv's ``withHeader`` and
+    ``Builder.setHeader``), the current one first. Each place keeps its score. Not when the query names the old
+    definition or asks about deprecated code; a replacement that is itself deprecated or not in sight moves nothing."""
+    if _ASKS_FOR_DEPRECATED.search(query):
+        return cands
+    out = list(cands)
+    moved: set[int] = set()
+    i = -1
+    while (i := i + 1) < min(depth, len(out)):
+        c = out[i]
+        if id(c) in moved or "name_match" in c.explain or not is_deprecated(c.doc, c.decorators):
+            continue
+        instead = replacement_names(c.doc, c.decorators, c.name)
+        j = next((j for j in range(i + 1, min(depth, len(out))) if out[j].name in instead
+                  and not is_deprecated(out[j].doc, out[j].decorators)), None)
+        if j is not None:
+            scores = [x.score for x in out[i:j + 1]]
+            out.insert(j, out.pop(i))
+            for x, score in zip(out[i:j + 1], scores):
+                x.score = score
+            c.explain["deprecated_yields"] = 1.0
+            moved.add(id(c))
+            i -= 1  # the result now at i has not been looked at
     return out
 
 

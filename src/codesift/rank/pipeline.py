@@ -17,8 +17,8 @@ from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate,
-                                     declaration_yields, dedupe_content, enclosing_first, implementation_first,
-                                     members_first)
+                                     declaration_yields, dedupe_content, deprecated_yields, enclosing_first,
+                                     implementation_first, members_first)
 
 BONUSES = ("name_match", "path", "recency")  # explain keys added to the fused score (in this order)
 RERANK_BEST = 1.10 * 1.05 * 1.02 * 1.02  # the most the re-rank factors can lift a score
@@ -257,6 +257,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("members_first", _order_only(lambda cands: members_first(cands, CONTAINER_KINDS)), "members_first"),
     Stage("implementation_first", _order_only(implementation_first), "implementation_first"),
     Stage("declaration_yields", lambda cands, st: declaration_yields(cands, st.query.text), "declaration_yields"),
+    Stage("deprecated_yields", lambda cands, st: deprecated_yields(cands, st.query.text), "deprecated_yields"),
     Stage("dedupe", _order_only(dedupe_content), "dedupe"),
     Stage("max_per_file", lambda cands, st: cap_per_file(cands, st.settings.max_per_file), "max_per_file", 0),
     Stage("file_first", _order_only(best_of_each_file_first), "file_first"),
@@ -271,11 +272,17 @@ STAGES: tuple[Stage, ...] = (
 STRUCTURAL = ("members_first", "implementation_first", "declaration_yields", "enclosing_first")
 
 
+# Stages that run once the order is final: after the learned re-ranker when there is one, not before it, where
+# moving a result would change what the re-ranker reads (its place, which results are in its first 20).
+LAST = ("deprecated_yields",)
+
+
 def restructure(cands: list[Candidate], query: ParsedQuery, settings: RankSettings) -> list[Candidate]:
-    """``cands`` in a final order (the learned re-ranker's) with the enabled :data:`STRUCTURAL` stages applied again."""
+    """``cands`` in a final order (the learned re-ranker's) with the enabled :data:`STRUCTURAL` stages applied again
+    and the :data:`LAST` ones applied."""
     st = RankState.after(query, settings)
     for s in STAGES:
-        if s.name in STRUCTURAL and s.enabled(settings):
+        if (s.name in STRUCTURAL or s.name in LAST) and s.enabled(settings):
             cands = s.run(cands, st)
     return cands
 
@@ -299,6 +306,7 @@ def rank(
     unknown_qualifiers: frozenset[str] = frozenset(),
     packages: dict[str, str] | None = None,
     declared: frozenset[tuple[str, int]] = frozenset(),
+    reranked: bool = False,
 ) -> tuple[list[Candidate], float]:
     """Re-score and re-order fused candidates through the enabled :data:`STAGES`; returns them with the
     theoretical maximum score.
@@ -307,7 +315,8 @@ def rank(
     ``unknown_qualifiers`` the query's qualifiers (lower-case) that name no definition of the index;
     ``packages`` the package each candidate's Go file declares (path → name), for Go's ``pkg.Func``;
     ``declared`` the (path, line) where the constant or variable an identifier query names is set, when no
-    definition has its name: the chunk holding that line is named by the query.
+    definition has its name: the chunk holding that line is named by the query; ``reranked``: the learned
+    re-ranker orders the result next, and :func:`restructure` runs the :data:`LAST` stages after it.
     """
     query = as_parsed(query)
     packages = packages or {}
@@ -326,6 +335,6 @@ def rank(
         used=query.used_name if settings.used_definition_factor < 1.0 else None, matches={},
     )
     for s in STAGES:
-        if s.enabled(settings):
+        if s.enabled(settings) and not (reranked and s.name in LAST):
             cands = s.run(cands, st)
     return cands, st.best

@@ -327,6 +327,7 @@ def run_search(
             chunk_id=cid, path=row.path, name=row.name, qualified_name=row.qualified_name,
             kind=row.kind, language=row.language, start_line=row.start_line,
             end_line=row.end_line, text=row.text, mtime=row.mtime or 0.0, decorators=row.decorators,
+            doc=row.docstring or "",
             keyword_rank=kw_rank.get(cid), vector_rank=vec_rank.get(cid), score=score,
         )
         c.explain.update({"rrf": score, "w_keyword": w_kw, "w_vector": w_vec})
@@ -345,7 +346,8 @@ def run_search(
     # ``Polly.Retry.RetryHelper``, C++'s ``os::now``), which no path needs to spell
     packages = store.namespaces({c.path for c in cands if c.language in NAMESPACED_LANGUAGES}) if quals else {}
     cands, best = rank(cands, query, params.rank, rrf_unit=1.0 / (params.rrf_k + 1), max_fused=max_fused, now=now,
-                       unknown_qualifiers=unknown, packages=packages, declared=params.declared)
+                       unknown_qualifiers=unknown, packages=packages, declared=params.declared,
+                       reranked=params.reranker is not None)
     if params.reranker is not None:
         cands = restructure(learned_order(cands, rows, best, query, params.reranker), query, params.rank)
     results: list[SearchResult] = []
