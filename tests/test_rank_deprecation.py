@@ -1,5 +1,5 @@
 from codesift.rank.candidate import Candidate
-from codesift.rank.deprecation import is_deprecated, replacement_names
+from codesift.rank.deprecation import deprecation_note, is_deprecated, replacement_names
 from codesift.rank.diversity import deprecated_yields
 
 MARKED = [  # (doc, decorators) of definitions marked deprecated, one per language's way of saying it
@@ -23,6 +23,13 @@ NOT_MARKED = [
 def test_deprecation_marks_of_each_language():
     assert [is_deprecated(doc, decs) for doc, decs in MARKED] == [True] * len(MARKED)
     assert [is_deprecated(doc, decs) for doc, decs in NOT_MARKED] == [False] * len(NOT_MARKED)
+
+
+def test_what_a_deprecation_says_on_one_line():
+    assert deprecation_note(*MARKED[0]) == "Use {@link Layout#columnWidth(int)} instead."
+    assert deprecation_note(*MARKED[2]) == "Call ParseStrict instead"
+    assert deprecation_note("", ("@Deprecated",)) == ""  # marked without a word
+    assert [deprecation_note(doc, decs) for doc, decs in NOT_MARKED] == [None] * len(NOT_MARKED)
 
 
 def test_the_names_a_deprecation_note_points_to():
@@ -60,3 +67,46 @@ def test_a_deprecated_definition_follows_the_one_its_note_names():
     stale = ranked()
     stale[2].doc = "@deprecated too"
     assert [c.chunk_id for c in deprecated_yields(stale, "column width")] == [0, 1, 2, 3]
+
+
+GO = '''package store
+
+import "context"
+
+// OpenStore opens the store in a folder, creating it when missing.
+func OpenStore(ctx context.Context, dir string) (*Store, error) {
+	return openAt(ctx, dir)
+}
+
+// Open opens the key value store in a folder, creating the folder when missing.
+//
+// Deprecated: use OpenStore, which takes a context.
+func Open(dir string) (*Store, error) {
+	return OpenStore(context.Background(), dir)
+}
+'''
+QUERY = "open the key value store in a folder, creating the folder when missing"
+
+
+def _results(root, yields: bool):
+    from codesift import Index
+    from codesift.config.rank import RankSettings
+    from codesift.config.settings import Config
+
+    config = Config(embedder="none", rank=RankSettings(deprecated_yields=yields))
+    with Index(root, config=config) as idx:
+        idx.update(embed=False)
+        return idx.search(QUERY, mode="keyword").results
+
+
+def test_search_puts_the_current_api_first_and_says_what_is_deprecated(tmp_path):
+    from codesift.tools.markdown import render_search
+
+    (tmp_path / "store.go").write_text(GO)
+    assert [r.name for r in _results(tmp_path, yields=False)][:2] == ["Open", "OpenStore"]  # more of the words
+    results = _results(tmp_path, yields=True)
+    assert [r.name for r in results][:2] == ["OpenStore", "Open"]
+    assert results[0].score >= results[1].score
+    assert results[1].deprecated == "use OpenStore, which takes a context." and results[0].deprecated is None
+    page = render_search({"query": QUERY, "mode": "keyword", "results": [r.to_dict() for r in results]}).text
+    assert "**Deprecated:** `use OpenStore, which takes a context.`" in page

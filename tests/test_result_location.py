@@ -75,7 +75,7 @@ def test_search_json_gives_the_passage_and_the_definitions_lines(merged_root, mo
     assert (top["definition_start_line"], top["definition_end_line"]) == (4, 5)
     # the new fields come last: the keys existing consumers read keep their order
     assert list(top)[:3] == ["path", "start_line", "end_line"]
-    assert list(top)[-2:] == ["definition_start_line", "definition_end_line"]
+    assert list(top)[-3:] == ["definition_start_line", "definition_end_line", "deprecated"]
 
 
 def test_markdown_location_is_the_definitions_and_passage_the_span(merged_root):

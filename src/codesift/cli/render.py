@@ -54,6 +54,8 @@ def print_results(response: SearchResponse, console: Console | None = None, *, e
         )
         if r.doc:
             console.print(f"    [italic]{escape(r.doc)}[/]")
+        if r.deprecated is not None:
+            console.print(f"    [yellow]deprecated[/]{escape(': ' + r.deprecated) if r.deprecated else ''}")
         if r.also_defined:
             console.print(f"    [dim]also defined: {escape('; '.join(r.also_defined))}[/]")
         if explain:

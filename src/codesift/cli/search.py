@@ -55,7 +55,7 @@ def search(query: str, limit: int, path_filter: str | None, language: str | None
     if as_json:
         keys = ["path", "start_line", "end_line", "score", "name", "qualified_name", "kind", "language",
                 "snippet", "snippet_line", "label", "score_kind", "nearby",
-                "definition_start_line", "definition_end_line"]  # last: the keys before keep their order
+                "definition_start_line", "definition_end_line", "deprecated"]  # appended: earlier keys keep their order
         if explain:
             keys += ["keyword_rank", "vector_rank", "explain"]
         click.echo(json.dumps([{k: getattr(r, k) for k in keys} for r in response.results], indent=1))

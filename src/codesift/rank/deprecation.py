@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["is_deprecated", "replacement_names"]
+__all__ = ["deprecation_note", "is_deprecated", "replacement_names"]
 
 _MARK = re.compile(
     r"^\s*(?:@Deprecated\b|@(?:[\w.]+\.)?deprecated\b|\[(?:System\.)?Obsolete(?:Attribute)?\b|#\[deprecated\b"
@@ -35,14 +35,27 @@ def is_deprecated(doc: str, decorators: Sequence[str]) -> bool:
     return bool(_TAG.search(doc)) or any(_MARK.search(d) for d in decorators)
 
 
+def deprecation_note(doc: str, decorators: Sequence[str]) -> str | None:
+    """What the definition's deprecation says, on one line (``Use {@link Builder#setHeader} instead.``), ``""``
+    when it is marked without a word, None when it is not marked."""
+    if not is_deprecated(doc, decorators):
+        return None
+    notes = _notes(doc, decorators)
+    return " ".join(notes[0].split()) if notes else ""
+
+
+def _notes(doc: str, decorators: Sequence[str]) -> list[str]:
+    """The texts of the doc's deprecation tags, then the string arguments of the marking annotations."""
+    return ([m.group(1) for m in _NOTE.finditer(doc) if m.group(1).strip()]
+            + [s for d in decorators if _MARK.search(d) for s in _QUOTED.findall(d) if s.strip()])
+
+
 def replacement_names(doc: str, decorators: Sequence[str], own: str) -> frozenset[str]:
     """The names the deprecation note points to (``Use {@link Builder#setHeader}`` → ``setHeader``): every
     identifier of it spelt as code (camelCase, snake_case, qualified, called or in backticks), last part only,
     but ``own``. An annotation's note is its string arguments (``[Obsolete("Use X")]``)."""
-    notes = [m.group(1) for m in _NOTE.finditer(doc)]
-    notes += [s for d in decorators if _MARK.search(d) for s in _QUOTED.findall(d)]  # the annotation's messages
     names: set[str] = set()
-    for note in notes:
+    for note in _notes(doc, decorators):
         for token in _IDENT.findall(note):
             last = _PARTS.split(token)[-1]
             if last == own:

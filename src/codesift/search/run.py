@@ -17,6 +17,7 @@ from codesift.languages import is_test_path
 from codesift.search.fusion import ranked, rrf
 from codesift.rank import Candidate, RankSettings, rank
 from codesift.rank.boosts import is_prose, query_wants_tests
+from codesift.rank.deprecation import deprecation_note
 from codesift.rank.diversity import FUNCTION_KINDS, MAX_MERGED_SPAN
 from codesift.rank.labels import cap, label
 from codesift.rank.learned import DEPTH, RerankRow, Trees, rerank
@@ -86,6 +87,8 @@ class SearchResult:
     nearby: list[str] = field(default_factory=list)  # adjacent symbols merged into this passage
     # For a name defined more than once, on the implementation: the others ("path:line kind name").
     also_defined: list[str] = field(default_factory=list)
+    # Marked deprecated: what its note says (what to use instead), "" when it says nothing; None: not marked.
+    deprecated: str | None = None
     explain: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -380,6 +383,7 @@ def run_search(
                 keyword_rank=c.keyword_rank,
                 vector_rank=c.vector_rank, score_kind=score_kind, label=result_label(c, norm, score_kind, query),
                 decorators=list(row.decorators), route=row.route or None,
+                deprecated=deprecation_note(row.docstring, row.decorators),
                 explain={"shape": shape.value, **{k: round(v, 5) for k, v in c.explain.items()}},
             )
         )

@@ -86,10 +86,12 @@ def search_block(n: int, r: Payload) -> str:
     code = fence(r["snippet"], r.get("language") or "") if r.get("snippet") else ""
     also = _field("Also defined", "; ".join(inline(a) for a in r.get("also_defined") or []))
     doc = _field("Doc", inline(r["doc"])) if r.get("doc") else ""
+    deprecated = r.get("deprecated")
+    old = _field("Deprecated", inline(str(deprecated)) if deprecated else "yes") if deprecated is not None else ""
     # The snippet starts on the definition's line (Location); a constant's, where the query names one, below it.
     first = r.get("snippet_line")
     shown = _field("Snippet from", f"line {first}") if code and first and first != location(r)[0] else ""
-    return _join([title, *_symbol_lines(r), passage_line(r), doc, also, shown, code])
+    return _join([title, *_symbol_lines(r), passage_line(r), doc, old, also, shown, code])
 
 
 def passage_line(r: Payload) -> str:
