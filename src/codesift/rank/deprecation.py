@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 __all__ = ["deprecation_note", "is_deprecated", "replacement_names"]
 
+_WORD = "eprecated"  # of ``deprecated`` and ``Deprecated``
 _MARK = re.compile(
     r"^\s*(?:@Deprecated\b|@(?:[\w.]+\.)?deprecated\b|\[(?:System\.)?Obsolete(?:Attribute)?\b|#\[deprecated\b"
     r"|#\[cfg_attr\(.*\bdeprecated\(|\[\[deprecated\b|@available\(.*\bdeprecated)",
@@ -32,7 +33,9 @@ _CODE_SHAPED = re.compile(r"[a-z][A-Z]|_|^[A-Z][a-z]+[A-Z]")
 
 def is_deprecated(doc: str, decorators: Sequence[str]) -> bool:
     """Whether the doc comment's tag or one of the definition's annotations marks it deprecated."""
-    return bool(_TAG.search(doc)) or any(_MARK.search(d) for d in decorators)
+    # every mark holds one of these two words: most definitions are answered without a regular expression
+    return ((_WORD in doc and bool(_TAG.search(doc)))
+            or any((_WORD in d or "Obsolete" in d) and _MARK.search(d) for d in decorators))
 
 
 def deprecation_note(doc: str, decorators: Sequence[str]) -> str | None:
