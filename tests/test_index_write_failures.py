@@ -151,6 +151,56 @@ def test_a_failed_vector_write_keeps_the_vectors_before_it(tmp_path: Path, monke
         assert idx.store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 4  # the first batch
 
 
+def test_an_update_with_nothing_to_parse_fails_with_one_line_too(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writes between the stages (the scan's bookkeeping when no file changed) fail as the batches do."""
+    from codesift import Index
+    from codesift.config.settings import Config
+    from codesift.store.sqlite import MetaStore
+
+    root = make_corpus(tmp_path / "tree", 4)
+    with Index(root, config=Config(embedder="none")) as idx:
+        idx.update()
+
+        def full(self: MetaStore) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(MetaStore, "commit", full)
+        with pytest.raises(IndexWriteError, match="no space left on device.*answers as it did before this run"):
+            idx.update()
+        monkeypatch.undo()
+        assert idx.search("func_1_1").results[0].qualified_name == "func_1_1"
+    assert integrity_problems(root) == []
+
+
+def test_vectors_taken_from_the_machine_cache_on_a_full_disk_fail_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codesift import Index
+    from codesift.config.settings import Config
+    from codesift.store.sqlite import MetaStore
+    from test_embed_order import CountingEmbedder
+
+    root = make_corpus(tmp_path / "tree", 4)
+    embedder = CountingEmbedder()
+    with Index(root, config=Config(embedder="none")) as idx:
+        idx.update(embed=False)
+        hashes = [h for h, _ in idx.store.missing_embeddings(1000)]
+        idx.indexer.shared_cache.put_many(embedder.model_id, hashes, embedder.embed(["x"] * len(hashes)))
+
+        def full(self: MetaStore, *args: object) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(MetaStore, "put_vectors", full)
+        with pytest.raises(IndexWriteError, match="no space left on device.*vectors embedded before the failure"):
+            idx.indexer.fill_from_cache(embedder.model_id, embedder.dim)
+        assert idx.store.db.execute("SELECT count(*) FROM vectors").fetchone()[0] == 0
+
+
+def test_a_lock_on_a_folder_that_no_longer_exists_says_so(tmp_path: Path) -> None:
+    with pytest.raises(IndexRemoved, match="no longer exists.*`codesift index` to build it again"):
+        WriteLock(tmp_path / "gone" / ".codesift", 0).acquire()
+
+
 # --------------------------------------------------------------------------- a full disk, for real
 def add_files(root: Path, n: int) -> None:
     (root / "added").mkdir()

@@ -200,7 +200,9 @@ class Index:
         with WriteLock(self.folder, lock_timeout, on_wait):
             self.dense.writing = True
             try:
-                return self._update(embed, embed_limit, embed_threshold, progress, all_services)
+                # Every write of the update, the bookkeeping between its stages too: a full disk is one clear error.
+                with self.indexer.writing():
+                    return self._update(embed, embed_limit, embed_threshold, progress, all_services)
             finally:
                 self.dense.writing = False
 

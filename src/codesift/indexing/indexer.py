@@ -42,6 +42,7 @@ QUARANTINE_AFTER = 3  # failures in a row, with the file unchanged, before it is
 INDEX_PER_SOURCE_BYTE = 8.0  # index bytes per source byte (keyword side; measured ~8 on a small Python/JS/Go tree),
 # for the space a failed write says it needs, while the index is too small to measure its own
 WRITE_ERRORS = (OSError, StoreError, ValueError)  # what a failed write raises (``store.lock.write_failure``)
+EMBEDDED_KEPT = "the index answers as it did, with the vectors embedded before the failure"
 
 
 @dataclass(slots=True)
@@ -95,7 +96,7 @@ class Indexer:
         stats = UpdateStats()
         t0 = time.perf_counter()
         self._failed_paths = {}
-        with self._writing():
+        with self.writing():
             self.ensure_keyword_consistent()
             if self.store.get_meta("parser_version", "1") != PARSER_VERSION:
                 self.store.mark_all_changed()
@@ -146,7 +147,7 @@ class Indexer:
             self._finish_scan(found.skipped)
             stats.parse_seconds = time.perf_counter() - t0
             return stats
-        with self._writing():
+        with self.writing():
             check_held(self.folder)
             self.store.set_meta("keyword_dirty", "1")
             self.store.commit()
@@ -201,7 +202,7 @@ class Indexer:
             if failure is exc:
                 raise
             raise failure from exc
-        with self._writing(keyword_behind=True, done=stats.files_parsed + stats.files_deleted):
+        with self.writing(keyword_behind=True, done=stats.files_parsed + stats.files_deleted):
             self.keyword.commit()
             # A file that could not be read or parsed is not in the index: `status` lists it as skipped.
             self._finish_scan({**found.skipped, **self._failed_paths})
@@ -219,9 +220,9 @@ class Indexer:
         return self.store.path.parent
 
     @contextmanager
-    def _writing(self, *, keyword_behind: bool = False, done: int = 0, kept: str | None = None) -> Iterator[None]:
+    def writing(self, *, keyword_behind: bool = False, done: int = 0, kept: str | None = None) -> Iterator[None]:
         """Writes that fail (disk full, permission, I/O) become one :class:`IndexWriteError`, rolled back
-        (arguments: :meth:`_write_failed`'s)."""
+        (arguments: :meth:`_write_failed`'s). Nested, the innermost says what the index kept."""
         try:
             yield
         except IndexWriteError:
@@ -350,7 +351,6 @@ class Indexer:
         soonest (:func:`embed_order`): the tree's own code and documentation, then tests and examples, then the
         files that dominate the chunks."""
         guard = lock if lock is not None else nullcontext()
-        embedded_kept = "the index answers as it did, with the vectors embedded before the failure"
         self.embed_error = None
         with guard:
             total = (self.store.count_missing_embeddings(with_windows=self.config.embed_windows)
@@ -363,7 +363,7 @@ class Indexer:
         if progress and total:
             progress("embed", 0, total)  # the stage's start: the bar shows, the rate has a base
         while done < total:
-            with guard, self._writing(kept=embedded_kept):
+            with guard, self.writing(kept=EMBEDDED_KEPT):
                 check_held(self.folder)  # the folder deleted under this run: stop before embedding into it
                 pairs = self._missing_texts(min(batch, total - done), later)
                 if not pairs:
@@ -386,7 +386,7 @@ class Indexer:
                     with guard:
                         self.store.commit()
                     break
-                with guard, self._writing(kept=embedded_kept):
+                with guard, self.writing(kept=EMBEDDED_KEPT):
                     check_held(self.folder)
                     # Vectors are keyed by text: one whose chunk changed meanwhile is kept for its text.
                     self.store.put_vectors([h for h, _, _ in todo], vectors)
@@ -420,14 +420,15 @@ class Indexer:
         stops at the first batch of which the cache holds under half (the texts it lacks stay pending, first
         in the next batch). Returns how many texts were filled."""
         filled = 0
-        while pairs := self._missing_texts(self.config.embed_batch):  # one per text
-            found = len(self._take_cached(model_id, [h for h, _, _ in pairs], dim))
-            filled += found
-            if 2 * found < len(pairs):
-                break
-        if filled:
-            self.store.bump("generation")
-            self.store.commit()
+        with self.writing(kept=EMBEDDED_KEPT):
+            while pairs := self._missing_texts(self.config.embed_batch):  # one per text
+                found = len(self._take_cached(model_id, [h for h, _, _ in pairs], dim))
+                filled += found
+                if 2 * found < len(pairs):
+                    break
+            if filled:
+                self.store.bump("generation")
+                self.store.commit()
         return filled
 
     def _take_cached(self, model_id: str, hashes: list[str], dim: int) -> set[str]:

@@ -35,7 +35,7 @@ class IndexWriteError(CodesiftError, RuntimeError):
 
 
 class IndexRemoved(IndexWriteError):
-    """The index folder was removed (or replaced) while this process was writing it."""
+    """The index folder was removed (or replaced) while this process was writing it, or was gone when it came to."""
 
 
 _HELD: dict[str, "WriteLock"] = {}  # index folder (absolute) -> the lock this process holds on it
@@ -71,7 +71,11 @@ class WriteLock:
             return "unknown"
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the index folder itself is gone: deleted under a long-lived process
+            raise IndexRemoved(f"the index folder {self.path.parent} no longer exists (removed?); run "
+                               f"`codesift index` to build it again") from None
         deadline = time.monotonic() + self.timeout
         said = False
         while True:
