@@ -1,6 +1,7 @@
 """Name lookup on any repository, no ground truth needed: sampled definitions searched by their own name.
 
-    python bench/quality/name_probe.py ROOT|CORPUS [...] [--n 150] [--seed 0] [--misses 8] [--record]
+    python bench/quality/name_probe.py ROOT|CORPUS [...] [--n 150] [--seed 0] [--misses 8] [--set KEY=VALUE ...]
+                                       [--record]
 
 For each ROOT (indexed first if needed; a public bench corpus name such as ``requests`` opens its bench
 index, as bench/quality/quality.py does), ``--n`` definitions outside tests are drawn at random; each is
@@ -16,7 +17,8 @@ C++'s ``spdlog::details::os::now`` (the namespaces open at its line). The public
 has only a few identifier queries
 per corpus, all compound names; this checks every kind of name — one word (``Session``, ``get``),
 Ruby's ``empty?``, overloads, names only an example defines — on code nobody tuned for.
-Prints Hit@1 per repository and the first misses; ``--record`` keeps each Hit@1 in bench/results.jsonl.
+Prints Hit@1 per repository and the first misses; ``--set`` overrides a setting as in bench/quality/quality.py
+(``--set rank.named_first=false``); ``--record`` keeps each Hit@1 in bench/results.jsonl.
 """
 
 from __future__ import annotations
@@ -103,20 +105,20 @@ def native_form(language: str, kind: str, qual: str) -> str | None:
     return None
 
 
-def open_index(target: str) -> Index:
+def open_index(target: str, overrides: dict[str, object]) -> Index:
     """The index of a folder, or of a public bench corpus by name."""
     if Path(target).is_dir():
-        index = Index(Path(target))
+        index = Index(Path(target), config_overrides=overrides or None)
         index.update()
         return index
-    return common.open_index(target, {})
+    return common.open_index(target, overrides)
 
 
-def probe(target: str, n: int, seed: int) -> tuple[dict[str, list[int]], list[str]]:
+def probe(target: str, n: int, seed: int, overrides: dict[str, object]) -> tuple[dict[str, list[int]], list[str]]:
     labels = ("bare", "kind name", "definition line", "Parent.name", "native", "pkg.name")
     hits: dict[str, list[int]] = {label: [0, 0] for label in labels}
     misses: list[str] = []
-    with open_index(target) as index:
+    with open_index(target, overrides) as index:
         drawn = sample(index, n, seed)
         packages = {p: pkg for p in {d[3] for d in drawn} if p.endswith(".go") and (pkg := go_package(index.root / p))}
         for name, qual, kind, path, signature, line, language in drawn:
@@ -160,15 +162,17 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--misses", type=int, default=8)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     common.add_record_flag(ap)
     args = ap.parse_args()
+    overrides = common.parse_overrides(args.set)
     print("| repository | bare name Hit@1 | `kind name` Hit@1 | definition line Hit@1 | Parent.name Hit@1 "
           "| native `A::b`/`A#b` Hit@1 | package/namespace.name Hit@1 |")
     print("|---|---|---|---|---|---|---|")
     notes = []
     kept: dict[str, float] = {}
     for root in args.roots:
-        hits, misses = probe(root, args.n, args.seed)
+        hits, misses = probe(root, args.n, args.seed, overrides)
         cells = [f"{h}/{t} ({h / t:.3f})" if t else "-" for h, t in hits.values()]
         name = Path(root).name
         print(f"| {name} | {' | '.join(cells)} |")

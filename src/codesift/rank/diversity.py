@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 from codesift.datatypes import NOT_DEFINITIONS
+from codesift.query.parsed import ParsedQuery
 from codesift.rank.candidate import Candidate
 from codesift.rank.deprecation import is_deprecated, replacement_names
 
@@ -255,6 +256,25 @@ def deprecated_yields(cands: list[Candidate], query: str, depth: int = 20) -> li
             c.explain["deprecated_yields"] = 1.0
             moved.add(id(c))
             i -= 1  # the result now at i has not been looked at
+    return out
+
+
+def named_first(cands: list[Candidate], query: ParsedQuery) -> list[Candidate]:
+    """For a qualified name typed as the query (``logger::log``, ``Polly.Retry.RetryHelper``), the definitions it
+    names exactly (``named``) come first, in their order: the learned re-ranker, reading the query's terms in the
+    results' names, put spdlog's ``SPDLOG_LOGGER_CALL`` macro over ``logger.log`` for ``spdlog::logger::log``.
+    Each place keeps its score. Not for a sentence, a pasted definition line or a bare name."""
+    if not query.qualifiers or query.sentence or query.pasted:
+        return cands
+    named = [c for c in cands if c.named]
+    if not named or all(c.named for c in cands[:len(named)]):
+        return cands
+    scores = [c.score for c in cands]
+    out = named + [c for c in cands if not c.named]
+    for c, score in zip(out, scores):
+        c.score = score
+    for c in named:
+        c.explain["named_first"] = 1.0
     return out
 
 

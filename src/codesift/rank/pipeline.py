@@ -18,7 +18,7 @@ from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate,
                                      declaration_yields, dedupe_content, deprecated_yields, enclosing_first,
-                                     implementation_first, members_first)
+                                     implementation_first, members_first, named_first)
 
 BONUSES = ("name_match", "path", "recency")  # explain keys added to the fused score (in this order)
 RERANK_BEST = 1.10 * 1.05 * 1.02 * 1.02  # the most the re-rank factors can lift a score
@@ -254,6 +254,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("import_penalty", import_penalty, "import_penalty_factor", 1.0),
     Stage("order", order),
     Stage("rerank", rerank, "rerank"),
+    Stage("named_first", lambda cands, st: named_first(cands, st.query), "named_first"),
     Stage("members_first", _order_only(lambda cands: members_first(cands, CONTAINER_KINDS)), "members_first"),
     Stage("implementation_first", _order_only(implementation_first), "implementation_first"),
     Stage("declaration_yields", lambda cands, st: declaration_yields(cands, st.query.text), "declaration_yields"),
@@ -274,7 +275,7 @@ STRUCTURAL = ("members_first", "implementation_first", "declaration_yields", "en
 
 # Stages that run once the order is final: after the learned re-ranker when there is one, not before it, where
 # moving a result would change what the re-ranker reads (its place, which results are in its first 20).
-LAST = ("deprecated_yields",)
+LAST = ("named_first", "deprecated_yields")
 
 
 def restructure(cands: list[Candidate], query: ParsedQuery, settings: RankSettings) -> list[Candidate]:
