@@ -109,6 +109,24 @@ def test_name_match_takes_qualified_names_in_every_syntax():
     assert m("Point::new", "old", "Point.old") == 0.0
 
 
+def test_name_match_takes_the_files_namespace_in_front():
+    from codesift.query.shape import identifier_words
+
+    def m(query: str, qual: str, path: str, package: str) -> float:
+        return boosts.name_match(identifier_words(query), qual.rsplit(".", 1)[-1], qual, path, package)
+
+    assert m("Polly.Retry.RetryHelper.Run", "RetryHelper.Run", "src/Retry/RetryHelper.cs", "polly.retry") == 1.0
+    assert m("Retry.RetryHelper.Run", "RetryHelper.Run", "src/Retry/RetryHelper.cs", "polly.retry") == 1.0
+    # C++: a file's namespace is the first it opens; a later definition may sit in the enclosing one
+    cpp = "include/spdlog/pattern_formatter-inl.h"
+    assert m("spdlog::pattern_formatter::format", "pattern_formatter.format", cpp, "spdlog.details") == 1.0
+    assert m("spdlog::details::pattern_formatter::format", "pattern_formatter.format", cpp, "spdlog.details") == 1.0
+    assert m("fmt::pattern_formatter::format", "pattern_formatter.format", cpp, "spdlog.details") < 1.0
+    # a Kotlin file's package is exact: coil3.util's extension `ComponentRegistry.key` is not coil3's
+    assert m("coil3.ComponentRegistry.key", "ComponentRegistry.key", "coil3/util/utils.kt", "coil3.util") < 1.0
+    assert m("coil3.util.ComponentRegistry.key", "ComponentRegistry.key", "coil3/util/utils.kt", "coil3.util") == 1.0
+
+
 def test_name_match_tells_ruby_suffixes_from_punctuation():
     from codesift.query.shape import identifier_words
 

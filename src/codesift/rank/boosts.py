@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from codesift.datatypes import DEFINITION_KINDS, NOT_DEFINITIONS
-from codesift.languages import is_example_path, is_test_path
+from codesift.languages import is_example_path, is_test_path, language_for
 from codesift.text.tokens import split_identifier, tokenize
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import code_start
@@ -128,7 +128,8 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     best = 0.0
     for ident in identifiers:
         li = ident.lower()
-        if li == lname or li == lqual or lqual.endswith("." + li) or (package and _in_package(li, package, lqual)):
+        if li == lname or li == lqual or lqual.endswith("." + li) or (
+                package and _in_package(li, package, lqual, path)):
             return 1.0
         bare = bare_name(li)  # ``parse_args?`` asked as a question; ``save!`` where only ``save`` exists
         if bare != li and (bare == lname or bare == lqual or lqual.endswith("." + bare)):
@@ -151,12 +152,17 @@ def name_match(identifiers: list[str], name: str, qualified_name: str, path: str
     return best
 
 
-def _in_package(ident: str, package: str, lqual: str) -> bool:
+def _in_package(ident: str, package: str, lqual: str, path: str = "") -> bool:
     """Whether ``ident`` is the qualified name with the tail of its file's package or namespace in front:
     ``chi.urlparam``, ``polly.retry.retryhelper.run`` or ``retry.retryhelper.run``, C++'s ``os.now`` in
-    ``spdlog.details.os``."""
+    ``spdlog.details.os``. In a C or C++ file (``path``), the head of it too: such a file's namespace is the first
+    one it opens (``spdlog.details``), and its later definitions may sit in the enclosing one
+    (``spdlog::pattern_formatter``); a Java or Kotlin file's package is exact."""
     full = f"{package}.{lqual}"
-    return ident == full or full.endswith("." + ident)
+    if ident == full or full.endswith("." + ident):
+        return True
+    head = ident[: -len(lqual) - 1] if ident.endswith("." + lqual) else ""
+    return bool(head) and f"{package}.".startswith(head + ".") and language_for(path) in ("c", "cpp")
 
 
 @lru_cache(maxsize=1024)
