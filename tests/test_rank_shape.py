@@ -78,6 +78,10 @@ def test_a_name_asked_for_with_its_kind():
     ("LUALIB_API const char *luaL_tolstring (lua_State *L, int idx, size_t *len)", "luaL_tolstring", "function"),
     ("SPDLOG_INLINE void base_sink<Mutex>::set_pattern(const std::string &pattern)", "base_sink.set_pattern",
      "method"),
+    # C++: an export macro between the keyword and the class's name
+    ("class SPDLOG_API logger", "logger", "class"),
+    ("struct SPDLOG_API log_msg : public details::msg", "log_msg", "struct"),
+    ("class Q_CORE_EXPORT QObject", "QObject", "class"),
 ])
 def test_a_pasted_definition_line_names_its_definition(line, name, kind):
     from codesift.query.shape import declared_name, pasted_definition

@@ -82,8 +82,9 @@ _MACRO_START = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\(")
 _GO_RECEIVER = re.compile(r"^\s*func\s*\(\s*\w*\s*\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*([A-Za-z_]\w*)")
 # C++'s Type::name( and Type<T>::name(
 _CALLED = re.compile(r"([A-Za-z_$][\w$]*(?:<[^()]*?>)?(?:::[A-Za-z_$~][\w$]*)*[?!]?)\s*(?:<[^()]*>)?\s*\(")
+# A C/C++ export macro may stand between the keyword and the name: ``class SPDLOG_API logger``.
 _AFTER_KW = re.compile(r"\b(?:class|struct|interface|trait|enum|type|impl|module|record|object)\s+"
-                       r"([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)")
+                       r"(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+\s+)?([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)")
 _CODE_MARKS = re.compile(r"[(){}\[\]:;=<>,*&]")
 
 
@@ -116,7 +117,8 @@ def declared_name(query: str) -> tuple[str, frozenset[str]] | None:
     if called is None:
         return None
     name = re.sub(r"<[^()]*?>", "", called.group(1))
-    if not _CODE_MARKS.search(query) and not (name[:1].isupper() or looks_like_identifier(name)):
+    code = _CODE_MARKS.search(query) or (named is not None and len(named.group(0).split()) > 2)  # an export macro
+    if not code and not (name[:1].isupper() or looks_like_identifier(name)):
         return None  # "object storage" is English: ``class Session``-style queries are named_kind's
     if callable_kw and _SELF_PARAM.match(rest, called.end() - 1):
         return dotted(name), frozenset({"method"})
