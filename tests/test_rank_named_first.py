@@ -1,4 +1,4 @@
-"""A qualified name typed as the query keeps the definition it names first, after the learned re-ranker too."""
+"""A name typed as the query keeps the definition it names first, after the learned re-ranker too."""
 
 from codesift.config.rank import RankSettings
 from codesift.query.parsed import as_parsed
@@ -29,8 +29,14 @@ def test_the_definition_a_qualified_name_names_comes_first_and_each_place_keeps_
     assert out[0].explain["named_first"] == 1.0 and "named_first" not in out[1].explain
 
 
-def test_sentences_bare_names_and_pasted_lines_keep_their_order():
-    for query in ("where does spdlog::logger::log format the message", "log",
+def test_a_bare_name_or_a_kind_and_name_too():
+    for query in ("log", "function log", "logger.log"):
+        out = named_first(_reranked(), as_parsed(query))
+        assert out[0].qualified_name == "logger.log", query
+
+
+def test_sentences_and_pasted_lines_keep_their_order():
+    for query in ("where does spdlog::logger::log format the message", "how are log messages formatted",
                   "void logger::log(level::level_enum lvl, string_view_t msg)"):
         out = named_first(_reranked(), as_parsed(query))
         assert [c.chunk_id for c in out] == [1, 2, 3, 4], query

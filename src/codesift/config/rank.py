@@ -82,7 +82,7 @@ class RankSettings:
     # Cosine taken off documentation's vector score, so the dense side ranks code first.
     # why 0.1: docs/design-decisions.md#prose-vector-penalty
     prose_vector_penalty: float = 0.1
-    # A qualified name typed as the query: the definitions it names exactly come first, after the re-ranker too
+    # A name typed as the query: the definitions it names exactly come first, after the re-ranker too
     # (diversity.named_first). why: docs/design-decisions.md#twelve-languages
     named_first: bool = True
     # A container over 200 lines ranks right after the last of its members (diversity.members_first).

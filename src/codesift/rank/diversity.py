@@ -260,11 +260,12 @@ def deprecated_yields(cands: list[Candidate], query: str, depth: int = 20) -> li
 
 
 def named_first(cands: list[Candidate], query: ParsedQuery) -> list[Candidate]:
-    """For a qualified name typed as the query (``logger::log``, ``Polly.Retry.RetryHelper``), the definitions it
-    names exactly (``named``) come first, in their order: the learned re-ranker, reading the query's terms in the
-    results' names, put spdlog's ``SPDLOG_LOGGER_CALL`` macro over ``logger.log`` for ``spdlog::logger::log``.
-    Each place keeps its score. Not for a sentence, a pasted definition line or a bare name."""
-    if not query.qualifiers or query.sentence or query.pasted:
+    """For a name typed as the query (``Session``, ``class Session``, ``logger::log``, ``Polly.Retry.RetryHelper``),
+    the definitions it names exactly (``named``, labelled HIGH) come first, in their order: the learned re-ranker,
+    reading the share of the query's terms in each result's name, put spdlog's macro ``SPDLOG_LOGGER_CALL`` over
+    ``logger.log`` for ``spdlog::logger::log`` and a class over its constructor. Each place keeps its score. Not for
+    a sentence or a pasted definition line, whose words the re-ranker weighs."""
+    if not query.identifiers or query.sentence or query.pasted:
         return cands
     named = [c for c in cands if c.named]
     if not named or all(c.named for c in cands[:len(named)]):
