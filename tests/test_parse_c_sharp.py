@@ -123,3 +123,59 @@ def test_csharp_properties_records_and_conditional_blocks():
     assert defs["RetryHelper"].signature == "public abstract partial class RetryHelper : IDisposable"
     assert defs["RetryHelper.IsLast"].signature == "public bool IsLast"
     assert defs["RetryHelper.IsLast"].docstring == "Whether the last attempt was made."
+
+
+CONDITIONAL_BASES = """\
+namespace Json.Linq
+{
+    public abstract class JToken : IJEnumerable<JToken>
+#if !(PORTABLE)
+        , ICloneable
+#endif
+    {
+        /// <summary>Returns the sibling tokens after this one.</summary>
+        public IEnumerable<JToken> AfterSelf()
+        {
+            for (JToken o = Next; o != null; o = o.Next)
+                yield return o;
+        }
+
+        /// <summary>Reads a token as a boolean.</summary>
+        public static explicit operator bool(JToken value)
+        {
+            return Convert.ToBoolean(value.Value);
+        }
+
+        public static JToken operator +(JToken a, JToken b) => a.Add(b);
+
+#if NET20
+        public static JToken Parse(string json, int depth)
+        {
+#else
+        public static JToken Parse(string json, long depth)
+        {
+#endif
+            return Load(json);
+        }
+    }
+}
+"""
+
+
+def test_csharp_conditional_directives_inside_a_declaration_and_operators():
+    # an #if in a base list and one splitting a method's header left the class unparsed: its members came out as
+    # loose functions with no parent, its operators as module code
+    chunks = extract_chunks(CONDITIONAL_BASES, "c_sharp", "Linq/JToken.cs")
+    got = {(c.kind, c.qualified_name, c.start_line) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("class", "JToken", 3),
+        ("method", "JToken.AfterSelf", 9),
+        ("method", "JToken.operator bool", 16),
+        ("method", "JToken.operator+", 21),
+        ("method", "JToken.Parse", 24),
+    }
+    parse = next(c for c in chunks if c.name == "Parse")
+    assert parse.end_line == 31 and "long depth" in parse.text  # the chunk's text is the file's, both branches
+    op = next(c for c in chunks if c.name == "operator bool")
+    assert op.docstring == "Reads a token as a boolean."
+    assert op.signature == "public static explicit operator bool(JToken value)"

@@ -143,3 +143,27 @@ def test_cpp_statement_macros_and_a_macro_after_the_return_type():
         ("is_ready", 16): ("function", None),  # ``BOOL``, without an underscore, is its return type
     }
     assert next(c for c in chunks if c.name == "post_log").text.startswith("void SPDLOG_INLINE thread_pool::")
+
+
+def test_cpp_conversion_operators_and_a_conditional_base_list():
+    source = """\
+struct handle : base
+#if defined(WITH_STREAMS)
+    , streamable
+#endif
+{
+    explicit operator bool() const { return fd >= 0; }
+    bool operator==(const handle& o) const { return fd == o.fd; }
+    int fd;
+};
+
+handle::operator int() const { return fd; }
+"""
+    chunks = extract_chunks(source, "cpp", "handle.cpp")
+    got = {(c.kind, c.qualified_name, c.start_line) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("struct", "handle", 1),
+        ("method", "handle.operator bool", 6),
+        ("method", "handle.operator==", 7),
+        ("method", "handle.operator int", 11),
+    }

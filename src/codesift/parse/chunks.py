@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from codesift.languages import GRAMMAR_LANGUAGES
 from codesift.datatypes import Chunk
-from codesift.parse import grammars
+from codesift.parse import conditional, grammars
 from codesift.parse.lang_c import mask_macros
 from codesift.parse.references import Reference, references_in_tree
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tree_sitter import Node
+    from tree_sitter import Node, Parser
 from codesift.parse.symbols import MAX_TEXT, Symbol, definition_rows, extract_definitions
 
 WINDOW_LINES = 60
@@ -95,15 +95,33 @@ def _parse_symbols(
     if parser is None:
         return None
     # Same offsets, so names and lines read from either; the chunks' text is read from the real source.
-    tree = parser.parse(mask_macros(src) if language in ("c", "cpp") else src)
+    masked = mask_macros(src) if language in ("c", "cpp") else src
+    tree = parser.parse(masked)
     if tree is None:
         return None
     root = tree.root_node
+    if root.has_error and language in conditional.CONDITIONAL_LANGUAGES and conditional.has_conditionals(src):
+        root = _past_conditionals(parser, masked, root, language)
     if _minified(root, language, _long_rows(src)):
         return None
     if references is not None:
         references.extend(references_in_tree(root, src, language))
     return extract_definitions(root, src, language), root.has_error
+
+
+def _past_conditionals(parser: Parser, src: bytes, root: Node, language: str) -> Node:
+    """The tree with the fewest errors of ``root`` and ``src`` parsed again past its ``#if`` directives."""
+    best, fewest = root, conditional.error_count(root)
+    for variant in conditional.variants(language):
+        tree = parser.parse(variant(src))
+        if tree is None:
+            continue
+        errors = conditional.error_count(tree.root_node)
+        if errors < fewest:
+            best, fewest = tree.root_node, errors
+        if not fewest:
+            break
+    return best
 
 
 def _grammar_chunks(

@@ -28,6 +28,8 @@ def _declared_name(node: Node) -> Node | None:
     for _ in range(64):  # declarators nest shallowly; bound the walk anyway
         if decl is None:
             return None
+        if _is_conversion(decl):  # `operator bool() const`, `B::operator int()`: no function_declarator
+            return decl
         if decl.type == "function_declarator":
             is_function = True
         elif decl.type not in _DECLARATOR_WRAPPERS:
@@ -37,6 +39,15 @@ def _declared_name(node: Node) -> Node | None:
             inner = decl.named_children[-1] if decl.type != "function_declarator" else None
         decl = inner
     return None
+
+
+def _is_conversion(decl: Node) -> bool:
+    while decl.type == "qualified_identifier":
+        name = decl.child_by_field_name("name")
+        if name is None:
+            return False
+        decl = name
+    return decl.type == "operator_cast"
 
 
 def _function(node: Node) -> Def | None:
@@ -57,6 +68,8 @@ def _function(node: Node) -> Def | None:
         parent = scopes[-1] if scopes and scopes[-1] else None
     if target.type == "template_function":  # f<int>() specialisation: the name is `f`
         target = target.child_by_field_name("name") or target
+    if target.type == "operator_cast":
+        return Def(node, "function", f"operator {text(target.child_by_field_name('type')).strip()}", parent=parent)
     name = text(target).strip()
     if not name:
         return None

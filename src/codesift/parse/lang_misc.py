@@ -117,8 +117,19 @@ def _csharp_property(node: Node) -> Def | None:
     return Def(node, "function", name, body=accessors if accessors is not None else value)
 
 
+def _csharp_operator(node: Node) -> Def | None:
+    """``operator +(A a, A b)`` is ``operator+``, as C++ names it; ``explicit operator bool(JToken v)`` is
+    ``operator bool``."""
+    if node.type == "conversion_operator_declaration":
+        name = f"operator {text(node.child_by_field_name('type')).strip()}"
+    else:
+        name = f"operator{text(node.child_by_field_name('operator')).strip()}"
+    return Def(node, "function", name) if name.strip() != "operator" else None
+
+
 CSHARP_SPEC = LangSpec(
-    custom={"record_declaration": _csharp_record, "property_declaration": _csharp_property},
+    custom={"record_declaration": _csharp_record, "property_declaration": _csharp_property,
+            "operator_declaration": _csharp_operator, "conversion_operator_declaration": _csharp_operator},
     kinds={
         "class_declaration": "class",
         "struct_declaration": "struct",

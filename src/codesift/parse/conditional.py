@@ -1,0 +1,92 @@
+"""Conditional compilation read past where it breaks a parse: ``#if`` … ``#endif`` in C, C++ and C#.
+
+tree-sitter parses a directive only where its grammar expects one (between members, between statements); one in a
+base list (``class JToken : IJEnumerable<JToken>`` then ``#if !PORTABLE`` ``, ICloneable`` ``#endif``), an argument
+list or around a function's header leaves an error that turns the rest of the class into loose functions and module
+code. The source is given to the parser again with the directives blanked, every branch kept (:func:`all_branches`),
+or only each conditional's first branch (:func:`first_branch`); offsets and lines are unchanged, so names and line
+numbers read from either and the chunks' text still comes from the real source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tree_sitter import Node
+
+__all__ = ["CONDITIONAL_LANGUAGES", "all_branches", "error_count", "first_branch", "has_conditionals", "variants"]
+
+CONDITIONAL_LANGUAGES = frozenset({"c", "cpp", "c_sharp"})
+
+_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w+)")
+_OPEN = frozenset({b"if", b"ifdef", b"ifndef"})
+_OTHER_BRANCH = frozenset({b"elif", b"else", b"elifdef", b"elifndef"})
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef)\b", re.M)
+
+
+def variants(language: str) -> tuple[Callable[[bytes], bytes], ...]:
+    """The rewrites to try, in order. C and C++ keep every branch: their ``#else`` often holds a second
+    implementation (lua's ``lua_readline`` where readline is missing), which a first-branch parse would lose."""
+    return (all_branches,) if language in ("c", "cpp") else (all_branches, first_branch)
+
+
+def has_conditionals(src: bytes) -> bool:
+    return _CONDITIONAL.search(src) is not None
+
+
+def _blank(line: bytes) -> bytes:
+    return b" " * len(line)
+
+
+def _rewrite(src: bytes, keep_other_branches: bool) -> bytes:
+    out: list[bytes] = []
+    skipping: list[bool] = []  # per open conditional: whether its current branch is left out
+    continued = False  # the line before was a directive ending in a backslash
+    for line in src.split(b"\n"):
+        if continued:
+            out.append(_blank(line))
+            continued = line.rstrip(b"\r").endswith(b"\\")
+            continue
+        m = _DIRECTIVE.match(line)
+        word = m.group(1) if m else None
+        if word in _OPEN:
+            skipping.append(False)
+        elif word in _OTHER_BRANCH and skipping:
+            skipping[-1] = not keep_other_branches
+        elif word == b"endif" and skipping:
+            skipping.pop()
+        elif any(skipping):
+            out.append(_blank(line))
+            continue
+        else:
+            out.append(line)
+            continue
+        out.append(_blank(line))
+        continued = line.rstrip(b"\r").endswith(b"\\")
+    return b"\n".join(out)
+
+
+def all_branches(src: bytes) -> bytes:
+    """``src`` with its conditional directives blanked to spaces and every branch's code kept."""
+    return _rewrite(src, keep_other_branches=True)
+
+
+def first_branch(src: bytes) -> bytes:
+    """``src`` with its conditional directives blanked and each conditional's ``#elif``/``#else`` branches too:
+    for two branches that each open the same definition differently (``#if X`` ``void f(int a) {`` ``#else``
+    ``void f(long a) {`` ``#endif``), which kept together parse as neither."""
+    return _rewrite(src, keep_other_branches=False)
+
+
+def error_count(root: Node) -> int:
+    """How many error and missing nodes a tree holds (walking only the subtrees that have some)."""
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += node.is_error or node.is_missing
+        if node.has_error:
+            stack.extend(node.children)
+    return count
