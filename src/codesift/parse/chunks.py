@@ -101,7 +101,7 @@ def _parse_symbols(
         return None
     root = tree.root_node
     if root.has_error and language in conditional.CONDITIONAL_LANGUAGES and conditional.has_conditionals(src):
-        root = _past_conditionals(parser, masked, root, language)
+        root = _past_conditionals(parser, masked, root)
     if _minified(root, language, _long_rows(src)):
         return None
     if references is not None:
@@ -109,10 +109,10 @@ def _parse_symbols(
     return extract_definitions(root, src, language), root.has_error
 
 
-def _past_conditionals(parser: Parser, src: bytes, root: Node, language: str) -> Node:
+def _past_conditionals(parser: Parser, src: bytes, root: Node) -> Node:
     """The tree with the fewest errors of ``root`` and ``src`` parsed again past its ``#if`` directives."""
     best, fewest = root, conditional.error_count(root)
-    for variant in conditional.variants(language):
+    for variant in (conditional.all_branches, conditional.first_branch):
         tree = parser.parse(variant(src))
         if tree is None:
             continue

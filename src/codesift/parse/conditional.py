@@ -1,36 +1,30 @@
-"""Conditional compilation read past where it breaks a parse: ``#if`` … ``#endif`` in C, C++ and C#.
+"""Conditional compilation read past where it breaks a parse: ``#if`` … ``#endif`` in C#.
 
 tree-sitter parses a directive only where its grammar expects one (between members, between statements); one in a
 base list (``class JToken : IJEnumerable<JToken>`` then ``#if !PORTABLE`` ``, ICloneable`` ``#endif``), an argument
 list or around a function's header leaves an error that turns the rest of the class into loose functions and module
 code. The source is given to the parser again with the directives blanked, every branch kept (:func:`all_branches`),
 or only each conditional's first branch (:func:`first_branch`); offsets and lines are unchanged, so names and line
-numbers read from either and the chunks' text still comes from the real source.
+numbers read from either and the chunks' text still comes from the real source. C and C++ are left as parsed: their
+grammar reads directives in more places, and a second parse cost more than it found (docs/design-decisions.md).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from tree_sitter import Node
 
-__all__ = ["CONDITIONAL_LANGUAGES", "all_branches", "error_count", "first_branch", "has_conditionals", "variants"]
+__all__ = ["CONDITIONAL_LANGUAGES", "all_branches", "error_count", "first_branch", "has_conditionals"]
 
-CONDITIONAL_LANGUAGES = frozenset({"c", "cpp", "c_sharp"})
+CONDITIONAL_LANGUAGES = frozenset({"c_sharp"})
 
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w+)")
 _OPEN = frozenset({b"if", b"ifdef", b"ifndef"})
 _OTHER_BRANCH = frozenset({b"elif", b"else", b"elifdef", b"elifndef"})
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef)\b", re.M)
-
-
-def variants(language: str) -> tuple[Callable[[bytes], bytes], ...]:
-    """The rewrites to try, in order. C and C++ keep every branch: their ``#else`` often holds a second
-    implementation (lua's ``lua_readline`` where readline is missing), which a first-branch parse would lose."""
-    return (all_branches,) if language in ("c", "cpp") else (all_branches, first_branch)
 
 
 def has_conditionals(src: bytes) -> bool:
