@@ -95,13 +95,12 @@ def _parse_symbols(
     if parser is None:
         return None
     # Same offsets, so names and lines read from either; the chunks' text is read from the real source.
-    masked = mask_macros(src) if language in ("c", "cpp") else src
-    tree = parser.parse(masked)
+    tree = parser.parse(mask_macros(src) if language in ("c", "cpp") else src)
     if tree is None:
         return None
     root = tree.root_node
     if root.has_error and language in conditional.CONDITIONAL_LANGUAGES and conditional.has_conditionals(src):
-        root = _past_conditionals(parser, masked, root)
+        root = _past_conditionals(parser, src, root)
     if _minified(root, language, _long_rows(src)):
         return None
     if references is not None:

@@ -22,9 +22,7 @@ __all__ = ["CONDITIONAL_LANGUAGES", "all_branches", "error_count", "first_branch
 CONDITIONAL_LANGUAGES = frozenset({"c_sharp"})
 
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w+)")
-_OPEN = frozenset({b"if", b"ifdef", b"ifndef"})
-_OTHER_BRANCH = frozenset({b"elif", b"else", b"elifdef", b"elifndef"})
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef)\b", re.M)
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*if\b", re.M)
 
 
 def has_conditionals(src: bytes) -> bool:
@@ -38,28 +36,19 @@ def _blank(line: bytes) -> bytes:
 def _rewrite(src: bytes, keep_other_branches: bool) -> bytes:
     out: list[bytes] = []
     skipping: list[bool] = []  # per open conditional: whether its current branch is left out
-    continued = False  # the line before was a directive ending in a backslash
     for line in src.split(b"\n"):
-        if continued:
-            out.append(_blank(line))
-            continued = line.rstrip(b"\r").endswith(b"\\")
-            continue
         m = _DIRECTIVE.match(line)
         word = m.group(1) if m else None
-        if word in _OPEN:
+        if word == b"if":
             skipping.append(False)
-        elif word in _OTHER_BRANCH and skipping:
+        elif word in (b"elif", b"else") and skipping:
             skipping[-1] = not keep_other_branches
         elif word == b"endif" and skipping:
             skipping.pop()
-        elif any(skipping):
-            out.append(_blank(line))
-            continue
-        else:
+        elif not any(skipping):
             out.append(line)
             continue
         out.append(_blank(line))
-        continued = line.rstrip(b"\r").endswith(b"\\")
     return b"\n".join(out)
 
 
