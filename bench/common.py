@@ -192,12 +192,14 @@ def devset_query_file(name: str, queries: str = "main") -> Path:
     return DEVSET_DIR / DEVSET_QUERY_SETS[queries] / f"{name}.jsonl"
 
 
-def load_devset_queries(names: list[str] | None, queries: str = "main") -> list[dict]:
-    """The dev set's queries of the corpora ``names`` (all: None) in query set ``queries``."""
+def load_devset_queries(names: list[str] | None, queries: str = "main", *, held_back: bool = False) -> list[dict]:
+    """The dev set's queries of the corpora ``names`` (all: None) in query set ``queries``. A corpus the manifest
+    holds back (``train = false``: no training or tuning has read it) only with ``held_back`` or by its name."""
     out: list[dict] = []
     for c in devset_corpora():
         path = devset_query_file(c["name"], queries)
-        if (not names or c["name"] in names) and path.is_file():
+        wanted = c["name"] in names if names else held_back or c.get("train", True)
+        if wanted and path.is_file():
             out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return out
 

@@ -8,14 +8,14 @@ weigh on the next) and prints their tables under one heading each:
 
 - quality: ``quality/quality.py`` (hand-written and docstring sets, keyword / semantic / hybrid, then per
   language group and corpus);
-- devset: ``quality/devset.py`` (hand-written queries over twenty-eight libraries nobody tuned on, keyword / semantic /
+- devset: ``quality/devset.py`` (hand-written queries over thirty-four libraries nobody tuned on, keyword / semantic /
   hybrid per language group and corpus), its short-answer guard set (``--queries short``) and its terse set
   (``--queries terse``: the same queries in 2–4 words), when ``bench/quality/devset/fetch.py`` has fetched them;
 - names: ``quality/name_probe.py`` on the eight quality corpora (sampled definitions searched by their own name,
   as ``kind name`` and as ``Parent.name``: the identifier lookup the hand-written set samples only a few
   times per corpus);
-- loco: ``quality/loco.py`` (with the dev set's twenty-eight corpora, its short-answer set and its terse queries of each
-  library too, once fetched: 65 folds) over the tuned constants,
+- loco: ``quality/loco.py`` (with the twenty-eight dev-set corpora tuning may read, its short-answer set and its
+  terse queries of each library too, once fetched: 65 folds) over the tuned constants,
   around today's defaults (keyword side
   ×0.8/×1/×1.25 × short-chunk vector penalty 0/0.06/0.12 × name bonus inside sentences 0/1; then on its
   own each of: the abbreviations' and the synonyms' weights, the import-block factor, members-first,

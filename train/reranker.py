@@ -6,7 +6,8 @@
     python train/reranker.py fit --data /tmp/rerank.pkl --out src/codesift/rank/reranker.json
 
 ``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality/quality.py``)
-and of the dev set (main, short and terse, ``bench/quality/devset.py``) in hybrid mode with the re-ranker off, and
+and of the dev set (main, short and terse, ``bench/quality/devset.py``; not the corpora it holds back, ``train =
+false``) in hybrid mode with the re-ranker off, and
 keeps for the first ``DEPTH`` results :func:`codesift.rank.learned.features` and whether each hits a target: the exact
 rows the re-ranker sees at search time. ``loco`` trains without one of the 42 repositories and measures MRR@10 of
 its queries, for each, per query set (and the in-sample score of the model trained on all beside it). ``fit`` trains on all

@@ -8,7 +8,7 @@ Then, for each corpus in turn, the combination with the best mean MRR@10 over th
 chosen and measured on the held-out one. A constant generalises when the held-out average stays close to
 the in-sample average (issue 10: within 0.03) and the held-out scores beat the defaults'.
 Corpora are weighted equally (the mean of per-corpus MRR@10), so the Python corpora do not decide alone.
-``--devset`` adds the twenty-eight corpora of the dev set (bench/quality/devset.py; fetched by
+``--devset`` adds the twenty-eight corpora of the dev set that tuning may read (bench/quality/devset.py; fetched by
 bench/quality/devset/fetch.py): 42 folds with the public set's fourteen.
 ``--short`` adds the dev set's short-answer guard set (``devset.py --queries short``) as one more fold.
 ``--terse`` adds the dev set's queries said in 2–4 words (``devset.py --queries terse``), one fold per library
