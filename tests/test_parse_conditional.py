@@ -8,10 +8,10 @@ int a;
 int b;
 #  if Z
 int c;
-#  else
+#  elif V
 int d;
 #  endif
-#elif W
+#elseif W
 int e;
 #else
 int f;
@@ -27,7 +27,7 @@ def test_every_branch_kept_with_the_directives_blanked():
     assert kept == [b"int a;", b"int b;", b"int c;", b"int d;", b"int e;", b"int f;", b"#region Keep"]
 
 
-def test_first_branch_leaves_out_each_elif_and_else():
+def test_first_branch_leaves_out_each_elif_elseif_and_else():
     out = first_branch(SOURCE)
     assert len(out) == len(SOURCE)
     kept = [line.strip() for line in out.split(b"\n") if line.strip()]

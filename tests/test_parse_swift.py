@@ -117,3 +117,36 @@ def test_swift_computed_properties_and_subscripts_are_code():
         "ContentView.body": ("method", 4, 6, "var body: some View"),
         "ContentView.subscript": ("method", 8, 8, "subscript(index: Int) -> Int"),
     }
+
+
+CONDITIONAL_CONFORMANCE = """\
+public final class Session: NSObject
+#if canImport(Combine)
+, ObservableObject
+#endif
+{
+    /// Sends a request.
+    public func request(_ url: URL) -> Request {
+        return Request(url)
+    }
+
+#if os(iOS)
+    func background() -> Int { 1 }
+#elseif os(macOS)
+    func background() -> Int { 2 }
+#endif
+}
+"""
+
+
+def test_swift_conditional_conformance_keeps_the_class():
+    # an #if in the inheritance clause left the class unparsed: `request` was module code, the rest loose functions
+    chunks = extract_chunks(CONDITIONAL_CONFORMANCE, "swift", "Sources/Net/Session.swift")
+    got = {(c.kind, c.qualified_name, c.start_line) for c in chunks if c.kind != "module"}
+    assert got == {
+        ("class", "Session", 1),
+        ("method", "Session.request", 7),
+        ("method", "Session.background", 12),
+        ("method", "Session.background", 14),
+    }
+    assert next(c for c in chunks if c.name == "request").docstring == "Sends a request."

@@ -1,12 +1,13 @@
-"""Conditional compilation read past where it breaks a parse: ``#if`` … ``#endif`` in C#.
+"""Conditional compilation read past where it breaks a parse: ``#if`` … ``#endif`` in C# and Swift.
 
 tree-sitter parses a directive only where its grammar expects one (between members, between statements); one in a
-base list (``class JToken : IJEnumerable<JToken>`` then ``#if !PORTABLE`` ``, ICloneable`` ``#endif``), an argument
-list or around a function's header leaves an error that turns the rest of the class into loose functions and module
-code. The source is given to the parser again with the directives blanked, every branch kept (:func:`all_branches`),
-or only each conditional's first branch (:func:`first_branch`); offsets and lines are unchanged, so names and line
-numbers read from either and the chunks' text still comes from the real source. C and C++ are left as parsed: their
-grammar reads directives in more places, and a second parse cost more than it found (docs/design-decisions.md).
+base list (``class JToken : IJEnumerable<JToken>`` then ``#if !PORTABLE`` ``, ICloneable`` ``#endif``; Swift's
+``class Session: NSObject`` then ``#if canImport(Combine)`` ``, ObservableObject``), an argument list or around a
+function's header leaves an error that turns the rest of the class into loose functions and module code. The source
+is given to the parser again with the directives blanked, every branch kept (:func:`all_branches`), or only each
+conditional's first branch (:func:`first_branch`); offsets and lines are unchanged, so names and line numbers read
+from either and the chunks' text still comes from the real source. C and C++ are left as parsed: their grammar
+reads directives in more places, and a second parse cost more than it found (docs/design-decisions.md).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CONDITIONAL_LANGUAGES", "all_branches", "error_count", "first_branch", "has_conditionals"]
 
-CONDITIONAL_LANGUAGES = frozenset({"c_sharp"})
+CONDITIONAL_LANGUAGES = frozenset({"c_sharp", "swift"})
 
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(\w+)")
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*if\b", re.M)
@@ -41,7 +42,7 @@ def _rewrite(src: bytes, keep_other_branches: bool) -> bytes:
         word = m.group(1) if m else None
         if word == b"if":
             skipping.append(False)
-        elif word in (b"elif", b"else") and skipping:
+        elif word in (b"elif", b"elseif", b"else") and skipping:  # Swift spells it #elseif
             skipping[-1] = not keep_other_branches
         elif word == b"endif" and skipping:
             skipping.pop()
