@@ -1,6 +1,7 @@
 """Identifier queries in each language's own syntax resolve to the definition, in find_symbol and search:
 ``Class::method`` (C++, PHP), ``Ns\\Class::method`` (PHP), ``Module#method`` and ``Module::Class`` (Ruby),
-``Namespace.Class.Method`` (C#), ``Type.method`` (a Kotlin extension), ``ns::function`` (C++)."""
+``Namespace.Class.Method`` (C#), ``Type.method`` (a Kotlin extension), ``ns::function`` (C++), and operators by
+their symbol (``Vec::operator==``, ``operator<<``)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,27 @@ FILES = {
         internal static class RetryHelper
         {
             public static bool IsValidDelay(TimeSpan delay) => false;
+        }
+    """,
+    "src/geo/vec.cpp": """
+        namespace geo {
+        struct Vec {
+            double x, y;
+            Vec operator+(const Vec& o) const { return Vec{x + o.x, y + o.y}; }
+            Vec operator-(const Vec& o) const { return Vec{x - o.x, y - o.y}; }
+            bool operator==(const Vec& o) const { return x == o.x && y == o.y; }
+            double& operator[](int i) { return i ? y : x; }
+        };
+        std::ostream& operator<<(std::ostream& out, const Vec& v) { return out << v.x; }
+        }
+    """,
+    "src/Json/JToken.cs": """
+        namespace Json.Linq;
+
+        public abstract class JToken
+        {
+            public static bool operator ==(JToken a, JToken b) => Equals(a, b);
+            public static JToken operator +(JToken a, JToken b) => a.Add(b);
         }
     """,
     "coil/util/buffers.kt": """
@@ -96,6 +118,12 @@ ASKED = [
     ("EntryFilter#filter", "lib/jekyll/entry_filter.rb", "Jekyll.EntryFilter.filter"),
     ("Jekyll::Commands::Serve", "lib/jekyll/entry_filter.rb", "Jekyll.Commands.Serve"),
     ("Serve.launch_browser", "lib/jekyll/entry_filter.rb", "Jekyll.Commands.Serve.launch_browser"),
+    # an operator by its symbol: the name is more than its word `operator`
+    ("operator-", "src/geo/vec.cpp", "Vec.operator-"),
+    ("Vec::operator==", "src/geo/vec.cpp", "Vec.operator=="),
+    ("geo::Vec::operator[]", "src/geo/vec.cpp", "Vec.operator[]"),
+    ("operator<<", "src/geo/vec.cpp", "operator<<"),
+    ("JToken.operator+", "src/Json/JToken.cs", "JToken.operator+"),
 ]
 
 

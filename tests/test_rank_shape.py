@@ -30,6 +30,15 @@ def test_identifier_detection():
     assert not looks_like_identifier("a-b")
 
 
+def test_operator_names_are_identifiers():
+    assert identifier_words("Vec::operator==") == ["Vec.operator=="]
+    assert identifier_words("operator<<") == ["operator<<"]
+    assert identifier_words("find operator[] of Matrix") == ["operator[]"]
+    assert classify("operator+") == QueryShape.IDENTIFIER
+    assert identifier_words("operator") == ["operator"] and classify("operator") == QueryShape.SINGLE_WORD
+    assert identifier_words("x + y") == [] and identifier_words("a == b") == []
+
+
 def test_identifier_words_strip_quotes_and_parens():
     assert identifier_words("who calls `parse_args()` here") == ["parse_args"]
 

@@ -15,9 +15,12 @@ _WORD = re.compile(r"[^\s]+")
 # A C++ destructor's name begins with ``~``. A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby
 # (``empty?``, ``save!``, the setter ``root=``) and ``?`` a sentence's punctuation elsewhere (``who calls
 # parse_args?``): kept here, told apart by ``boosts.name_match``.
-_IDENTISH = re.compile(
-    r"^(?:::|\\)?~?[A-Za-z_$][\w$]*(?:(?:\.|::|->|#|\\)~?[A-Za-z_$][\w$]*)*[?!=]?(?:\(\))?$"
-)
+# C++ and C# name an operator by its symbol (``operator==``, ``Matrix::operator[]``); ``->`` and ``()`` aside, which
+# read as a qualifier and a call.
+_OPERATOR = r"operator(?:\[\]|<=>|<<=|>>=|<<|>>|&&|\|\||\+\+|--|[-+*/%^&|~!=<>]=?)"
+_SEGMENT = rf"(?:{_OPERATOR}|~?[A-Za-z_$][\w$]*)"
+_IDENTISH = re.compile(rf"^(?:::|\\)?{_SEGMENT}(?:(?:\.|::|->|#|\\){_SEGMENT})*[?!=]?(?:\(\))?$")
+_OPERATOR_NAME = re.compile(rf"(?:^|\.|::){_OPERATOR}$")
 
 
 class QueryShape(str, Enum):
@@ -47,6 +50,7 @@ def looks_like_identifier(word: str) -> bool:
     core = word.rstrip("()").rstrip("?!=")
     return (
         "_" in core
+        or _OPERATOR_NAME.search(word.rstrip("()")) is not None
         or any(sep in core for sep in (".", "::", "->", "#", "\\"))
         or bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]", core))
         or word.endswith("()")
