@@ -49,6 +49,7 @@ FILES = {
             double& operator[](int i) { return i ? y : x; }
         };
         std::ostream& operator<<(std::ostream& out, const Vec& v) { return out << v.x; }
+        struct Less { bool operator()(const Vec& a, const Vec& b) const { return a.x < b.x; } };
         }
     """,
     "src/Json/JToken.cs": """
@@ -123,6 +124,7 @@ ASKED = [
     ("Vec::operator==", "src/geo/vec.cpp", "Vec.operator=="),
     ("geo::Vec::operator[]", "src/geo/vec.cpp", "Vec.operator[]"),
     ("operator<<", "src/geo/vec.cpp", "operator<<"),
+    ("Less::operator()", "src/geo/vec.cpp", "Less.operator()"),
     ("JToken.operator+", "src/Json/JToken.cs", "JToken.operator+"),
 ]
 

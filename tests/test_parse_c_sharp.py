@@ -148,6 +148,8 @@ namespace Json.Linq
 
         public static JToken operator +(JToken a, JToken b) => a.Add(b);
 
+        public JToken this[object key] { get { return Find(key); } set { Put(key, value); } }
+
 #if NET20
         public static JToken Parse(string json, int depth)
         {
@@ -172,10 +174,11 @@ def test_csharp_conditional_directives_inside_a_declaration_and_operators():
         ("method", "JToken.AfterSelf", 9),
         ("method", "JToken.operator bool", 16),
         ("method", "JToken.operator+", 21),
-        ("method", "JToken.Parse", 24),
+        ("method", "JToken.this[]", 23),  # an indexer whose accessors run code
+        ("method", "JToken.Parse", 26),
     }
     parse = next(c for c in chunks if c.name == "Parse")
-    assert parse.end_line == 31 and "long depth" in parse.text  # the chunk's text is the file's, both branches
+    assert parse.end_line == 33 and "long depth" in parse.text  # the chunk's text is the file's, both branches
     op = next(c for c in chunks if c.name == "operator bool")
     assert op.docstring == "Reads a token as a boolean."
     assert op.signature == "public static explicit operator bool(JToken value)"

@@ -33,6 +33,7 @@ def test_identifier_detection():
 def test_operator_names_are_identifiers():
     assert identifier_words("Vec::operator==") == ["Vec.operator=="]
     assert identifier_words("operator<<") == ["operator<<"]
+    assert identifier_words("Less::operator()") == ["Less.operator()"] and identifier_words("parse()") == ["parse"]
     assert identifier_words("find operator[] of Matrix") == ["operator[]"]
     assert classify("operator+") == QueryShape.IDENTIFIER
     assert identifier_words("operator") == ["operator"] and classify("operator") == QueryShape.SINGLE_WORD

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 #     function's parent is its receiver type; Ruby ``class A::B`` keeps ``A`` in its qualified name.
 #     Swift, Scala, Lua, shell, Elixir, Dart, Haskell, Zig, OCaml and Julia files are parsed (were line windows) too.
 # 25: a C# or Swift file whose parse fails where it has ``#if`` directives is parsed again past them
-#     (parse/conditional.py); C# operators and C/C++ conversion operators are methods (``JToken.operator bool``).
+#     (parse/conditional.py); C# operators, C# indexers (``this[]``) and C/C++ conversion operators are methods
+#     (``JToken.operator bool``).
 PARSER_VERSION = "25"
 
 _QUALIFIER = re.compile(r"::|->|#|\\(?=[A-Za-z_])")  # PHP's namespaces: Monolog\Handler\StreamHandler

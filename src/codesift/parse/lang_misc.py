@@ -104,7 +104,16 @@ def _csharp_record(node: Node) -> Def | None:
 def _csharp_property(node: Node) -> Def | None:
     """A property whose accessors run code (``get { ... }``, ``=> expr``) is a method under its own name; an
     auto-property (``{ get; set; }``) stores a value, as a field does, and stays part of its type."""
-    name = text(node.child_by_field_name("name"))
+    return _csharp_accessors(node, text(node.child_by_field_name("name")))
+
+
+def _csharp_indexer(node: Node) -> Def | None:
+    """``public JToken this[object key] { get { … } }``: the indexer is ``this[]``, as an operator is named by
+    its symbol."""
+    return _csharp_accessors(node, "this[]")
+
+
+def _csharp_accessors(node: Node, name: str) -> Def | None:
     accessors = node.child_by_field_name("accessors")
     value = node.child_by_field_name("value")
     arrow = value is not None and value.type == "arrow_expression_clause"
@@ -129,7 +138,8 @@ def _csharp_operator(node: Node) -> Def | None:
 
 CSHARP_SPEC = LangSpec(
     custom={"record_declaration": _csharp_record, "property_declaration": _csharp_property,
-            "operator_declaration": _csharp_operator, "conversion_operator_declaration": _csharp_operator},
+            "operator_declaration": _csharp_operator, "conversion_operator_declaration": _csharp_operator,
+            "indexer_declaration": _csharp_indexer},
     kinds={
         "class_declaration": "class",
         "struct_declaration": "struct",

@@ -15,9 +15,9 @@ _WORD = re.compile(r"[^\s]+")
 # A C++ destructor's name begins with ``~``. A trailing ``?``, ``!`` or ``=`` is part of the name in Ruby
 # (``empty?``, ``save!``, the setter ``root=``) and ``?`` a sentence's punctuation elsewhere (``who calls
 # parse_args?``): kept here, told apart by ``boosts.name_match``.
-# C++ and C# name an operator by its symbol (``operator==``, ``Matrix::operator[]``); ``->`` and ``()`` aside, which
-# read as a qualifier and a call.
-_OPERATOR = r"operator(?:\[\]|<=>|<<=|>>=|<<|>>|&&|\|\||\+\+|--|[-+*/%^&|~!=<>]=?)"
+# C++ and C# name an operator by its symbol (``operator==``, ``Matrix::operator[]``); ``->`` aside, which reads as a
+# qualifier, and ``operator()`` spelled out by :func:`_uncalled`.
+_OPERATOR = r"operator(?:\(\)|\[\]|<=>|<<=|>>=|<<|>>|&&|\|\||\+\+|--|[-+*/%^&|~!=<>]=?)"
 _SEGMENT = rf"(?:{_OPERATOR}|~?[A-Za-z_$][\w$]*)"
 _IDENTISH = re.compile(rf"^(?:::|\\)?{_SEGMENT}(?:(?:\.|::|->|#|\\){_SEGMENT})*[?!=]?(?:\(\))?$")
 _OPERATOR_NAME = re.compile(rf"(?:^|\.|::){_OPERATOR}$")
@@ -148,7 +148,7 @@ def _asked_name(word: str) -> str | None:
     word = _clean(word).rstrip("?,")
     if not _IDENTISH.match(word) or not (looks_like_identifier(word) or word[:1].isupper()):
         return None
-    return dotted(word.rstrip("()"))
+    return dotted(_uncalled(word))
 
 
 def usage_question(query: str) -> str | None:
@@ -188,7 +188,7 @@ def named_kind(query: str) -> tuple[str, frozenset[str]] | None:
     if len(rest) != 1 or not _IDENTISH.match(_clean(rest[0])):
         return None
     kinds = [KIND_WORDS[lw] for lw in lowered if lw in KIND_WORDS]
-    return dotted(_clean(rest[0]).rstrip("()")), frozenset().union(*kinds)
+    return dotted(_uncalled(_clean(rest[0]))), frozenset().union(*kinds)
 
 
 def identifier_words(query: str) -> list[str]:
@@ -198,11 +198,19 @@ def identifier_words(query: str) -> list[str]:
     ``merge``) may be a name too, as may the one word beside a kind (``class Session``)."""
     words = _WORD.findall(query)
     if len(words) == 1 and _IDENTISH.match(_clean(words[0])):
-        return [dotted(_clean(words[0]).rstrip("()"))]
+        return [dotted(_uncalled(_clean(words[0])))]
     asked = named_kind(query)
     if asked is not None:
         return [asked[0]]
-    return [dotted(_clean(w).rstrip("()")) for w in words if looks_like_identifier(w)]
+    return [dotted(_uncalled(_clean(w))) for w in words if looks_like_identifier(w)]
+
+
+def _uncalled(word: str) -> str:
+    """``word`` without call parens (``parse()`` → ``parse``), but C++'s call operator keeps its own
+    (``Functor::operator()``)."""
+    if word.endswith("operator()()"):
+        return word[:-2]
+    return word if word.endswith("operator()") else word.rstrip("()")
 
 
 def bare_name(identifier: str) -> str:
