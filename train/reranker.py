@@ -3,6 +3,7 @@
     python train/reranker.py collect --out /tmp/rerank.pkl     # run the bench queries (needs their indexes)
     python train/reranker.py collect --out /tmp/m.pkl --set rank.window_margin=0.04   # a variant's rows
     python train/reranker.py loco --data /tmp/rerank.pkl      # leave-one-repository-out table
+    python train/reranker.py loco --data /tmp/rerank.pkl --seed 2 --balance 1   # another seed; repositories alike
     python train/reranker.py fit --data /tmp/rerank.pkl --out src/codesift/rank/reranker.json
 
 ``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality/quality.py``)
@@ -38,6 +39,7 @@ PARAMS = dict(objective="lambdarank", learning_rate=0.05, num_leaves=5, min_data
               lambdarank_truncation_level=10, feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, seed=1,
               num_threads=2, deterministic=True, force_row_wise=True)
 ROUNDS = 300
+BALANCE = 0.0  # query weight n ** -BALANCE for a repository's n queries (query_weights); --balance sets it
 SETS = ("pub", "dev", "docstring", "short", "terse")
 
 
@@ -89,14 +91,24 @@ def load(path: Path) -> list[dict]:
     return data["groups"]
 
 
+def query_weights(groups: list[dict], power: float) -> np.ndarray:
+    """Each query's training weight: ``n ** -power`` for the ``n`` queries of its repository, scaled to a mean of 1
+    (``power`` 1: every repository weighs the same in all; 0: every query does)."""
+    counts = collections.Counter(code_base(g["corpus"]) for g in groups)
+    w = np.array([counts[code_base(g["corpus"])] ** -power for g in groups], dtype=float)
+    return w / w.mean() if len(w) else w
+
+
 def train(groups: list[dict]):  # noqa: ANN201 - a lightgbm Booster
     try:
         import lightgbm
     except ImportError as exc:
         raise SystemExit("training the re-ranker needs LightGBM: pip install lightgbm") from exc
     usable = [g for g in groups if g["y"].any()]  # a query with no hit in the list teaches no order
+    weights = query_weights(usable, BALANCE)
     data = lightgbm.Dataset(np.vstack([g["x"] for g in usable]), np.concatenate([g["y"].astype(int) for g in usable]),
-                            group=[len(g["y"]) for g in usable])
+                            group=[len(g["y"]) for g in usable],
+                            weight=np.concatenate([np.full(len(g["y"]), w) for g, w in zip(usable, weights)]))
     return lightgbm.train(PARAMS, data, num_boost_round=ROUNDS)
 
 
@@ -192,13 +204,18 @@ def fit(groups: list[dict], out: Path) -> None:
 
 
 def main() -> None:
+    global BALANCE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("step", choices=["collect", "loco", "fit"])
     ap.add_argument("--data", type=Path, default=Path("/tmp/rerank.pkl"))
     ap.add_argument("--out", type=Path)
     ap.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
                     help="collect: a ranking setting to collect with, as bench/quality/quality.py --set takes it")
+    ap.add_argument("--seed", type=int, default=PARAMS["seed"], help="LightGBM's seed")
+    ap.add_argument("--balance", type=float, default=BALANCE,
+                    help="weigh a repository's n queries n ** -BALANCE each (1: every repository alike)")
     args = ap.parse_args()
+    PARAMS["seed"], BALANCE = args.seed, args.balance
     if args.step == "collect":
         collect(args.out or args.data, args.settings)
     elif args.step == "loco":
