@@ -4,16 +4,20 @@
     python train/reranker.py collect --out /tmp/m.pkl --set rank.window_margin=0.04   # a variant's rows
     python train/reranker.py loco --data /tmp/rerank.pkl      # leave-one-repository-out table
     python train/reranker.py loco --data /tmp/rerank.pkl --seed 2 --balance 1   # another seed; repositories alike
+    python train/reranker.py loco --data /tmp/rerank.pkl --extra probe.py:share --param num_leaves=7   # a probe
     python train/reranker.py fit --data /tmp/rerank.pkl --out src/codesift/rank/reranker.json
 
 ``collect`` searches every query of the public bench (hand-written and docstring sets, ``bench/quality/quality.py``)
 and of the dev set (main, short and terse, ``bench/quality/devset.py``; not the corpora it holds back, ``train =
-false``) in hybrid mode with the re-ranker off, and
-keeps for the first ``DEPTH`` results :func:`codesift.rank.learned.features` and whether each hits a target: the exact
-rows the re-ranker sees at search time. ``loco`` trains without one of the 42 repositories and measures MRR@10 of
-its queries, for each, per query set (and the in-sample score of the model trained on all beside it). ``fit`` trains on all
-of them and writes the trees. Needs ``pip install lightgbm`` (training only; codesift evaluates the trees
-itself). Deterministic for a given collection.
+false``) in hybrid mode with the re-ranker off, and keeps for the first ``DEPTH`` results what the re-ranker reads of
+them (``RerankRow``) and whether each hits a target: the exact rows the re-ranker sees at search time. ``loco`` and
+``fit`` compute :func:`codesift.rank.learned.features` from those rows as the code stands, so a change to the features
+needs no new collection (a change to the pipeline does). ``loco`` trains without one of the 42 repositories and
+measures MRR@10 of its queries, for each, per query set (and the in-sample score of the model trained on all beside
+it). ``loco --extra FILE:FUNCTION`` measures a candidate feature without touching the package: ``FUNCTION(rows,
+query)`` gives one number per row, appended as a further column; ``--param KEY=VALUE`` overrides a LightGBM setting.
+``fit`` trains on all of them and writes the trees. Needs ``pip install lightgbm`` (training only; codesift evaluates
+the trees itself). Deterministic for a given collection.
 
 Why these settings (5 leaves, 300 trees), the held-out table per query set and language, and the features
 measured and left out: docs/design-decisions.md#the-learned-re-ranker.
@@ -23,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import importlib.util
 import json
 import pickle
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -79,16 +85,47 @@ def collect(out: Path, settings: list[str] = ()) -> None:
             label = [any(hits({"path": r.path, "start_line": r.start_line, "end_line": r.end_line}, t)
                          for t in q["targets"]) for r in results]
             groups.append({"set": set_name, "id": q["id"], "corpus": q["corpus"], "kind": q["kind"],
-                           "x": features(rows, q["query"]), "y": np.array(label)})
+                           "query": q["query"], "rows": rows, "y": np.array(label)})
         print(f"{set_name}: {len(queries)} queries", file=sys.stderr)
-    out.write_bytes(pickle.dumps({"features": FEATURES, "groups": groups}))
+    out.write_bytes(pickle.dumps({"groups": groups}))
 
 
-def load(path: Path) -> list[dict]:
-    data = pickle.loads(path.read_bytes())
-    if tuple(data["features"]) != FEATURES:
-        raise SystemExit(f"{path} holds features {data['features']}, codesift computes {FEATURES}: collect again")
-    return data["groups"]
+def load(path: Path, extra: Sequence[str] = ()) -> list[dict]:
+    """The collected groups, each with ``x``: :data:`FEATURES` as the code computes them now, then one column per
+    ``extra`` probe (``FILE:FUNCTION``, see :func:`probe`)."""
+    groups = pickle.loads(path.read_bytes())["groups"]
+    if any("rows" not in g for g in groups):
+        raise SystemExit(f"{path} holds no result rows (collected before they were kept): collect again")
+    probes = [probe(spec) for spec in extra]
+    for g in groups:
+        columns = [features(g["rows"], g["query"])]
+        columns += [np.asarray(f(g["rows"], g["query"]), dtype=float).reshape(-1, 1) for f in probes]
+        g["x"] = np.hstack(columns)
+    return groups
+
+
+def probe(spec: str) -> Callable[[Sequence[RerankRow], str], Sequence[float]]:
+    """``FILE:FUNCTION`` loaded: a candidate feature, one number per row of a query's results."""
+    file, _, name = spec.rpartition(":")
+    if not file or not Path(file).is_file():
+        raise SystemExit(f"--extra {spec!r}: expected FILE:FUNCTION, with FILE a Python file")
+    module_spec = importlib.util.spec_from_file_location(Path(file).stem, file)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    if not callable(getattr(module, name, None)):
+        raise SystemExit(f"--extra {spec!r}: {file} defines no function {name!r}")
+    return getattr(module, name)
+
+
+def lightgbm_param(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` with VALUE read as JSON where it parses (``7``, ``true``, ``0.5``), else as a string (``dart``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
 
 
 def query_weights(groups: list[dict], power: float) -> np.ndarray:
@@ -125,7 +162,7 @@ def reordered(trees: Trees, x: np.ndarray) -> np.ndarray:
     return np.array(sorted(range(len(x)), key=lambda i: (-learned[i], i)))
 
 
-def to_json(booster) -> dict:  # noqa: ANN001 - a lightgbm Booster
+def to_json(booster, names: Sequence[str] = FEATURES) -> dict:  # noqa: ANN001 - a lightgbm Booster
     """The booster's trees in ``rank.learned.Trees.from_json``'s format (breadth-first, node 0 the root)."""
     trees = []
     for info in booster.dump_model()["tree_info"]:
@@ -151,7 +188,7 @@ def to_json(booster) -> dict:  # noqa: ANN001 - a lightgbm Booster
                 nodes += [node["left_child"], node["right_child"]]
             i += 1
         trees.append({"feature": feature, "threshold": threshold, "left": left, "right": right, "value": value})
-    return {"features": list(FEATURES), "trees": trees}
+    return {"features": list(names), "trees": trees}
 
 
 def code_base(corpus: str) -> str:
@@ -159,16 +196,16 @@ def code_base(corpus: str) -> str:
     return corpus.removesuffix("-nodoc")
 
 
-def loco(groups: list[dict]) -> None:
+def loco(groups: list[dict], names: Sequence[str] = FEATURES) -> None:
     """Held-out MRR@10 per query set, each repository scored by a model trained without it."""
     import common
 
     languages = common.corpus_languages()
     base, held, inside = (collections.defaultdict(list) for _ in range(3))
     per_corpus: dict[str, list[tuple[float, float]]] = collections.defaultdict(list)
-    everything = Trees.from_json(to_json(train(groups)))
+    everything = Trees.from_json(to_json(train(groups), names))
     for corpus in sorted({code_base(g["corpus"]) for g in groups}):
-        trees = Trees.from_json(to_json(train([g for g in groups if code_base(g["corpus"]) != corpus])))
+        trees = Trees.from_json(to_json(train([g for g in groups if code_base(g["corpus"]) != corpus]), names))
         for g in (g for g in groups if code_base(g["corpus"]) == corpus):
             b = rr_at_10(g["y"], np.arange(len(g["y"])))
             h = rr_at_10(g["y"], reordered(trees, g["x"]))
@@ -185,10 +222,12 @@ def loco(groups: list[dict]) -> None:
     print("| set | n | pipeline | held out | in-sample |\n|---|---|---|---|---|")
     for s in [*SETS, *sorted(k for k in base if k.startswith("pub "))]:
         if s in base:
-            print(f"| {s} | {len(base[s])} | {np.mean(base[s]):.4f} | {np.mean(held[s]):.4f} | {np.mean(inside[s]):.4f} |")
+            means = " | ".join(f"{np.mean(column[s]):.4f}" for column in (base, held, inside))
+            print(f"| {s} | {len(base[s])} | {means} |")
     print("\n| held-out corpus | n | pipeline | re-ranked |\n|---|---|---|---|")
     for corpus, pairs in per_corpus.items():
-        print(f"| {corpus} | {len(pairs)} | {np.mean([b for b, _ in pairs]):.3f} | {np.mean([h for _, h in pairs]):.3f} |")
+        pipeline, reranked = np.mean([b for b, _ in pairs]), np.mean([h for _, h in pairs])
+        print(f"| {corpus} | {len(pairs)} | {pipeline:.3f} | {reranked:.3f} |")
 
 
 def fit(groups: list[dict], out: Path) -> None:
@@ -214,12 +253,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=PARAMS["seed"], help="LightGBM's seed")
     ap.add_argument("--balance", type=float, default=BALANCE,
                     help="weigh a repository's n queries n ** -BALANCE each (1: every repository alike)")
+    ap.add_argument("--extra", action="append", default=[], metavar="FILE:FUNCTION",
+                    help="loco: a candidate feature, FUNCTION(rows, query) -> one number per row, as a further column")
+    ap.add_argument("--param", dest="params", action="append", default=[], type=lightgbm_param, metavar="KEY=VALUE",
+                    help="a LightGBM setting instead of PARAMS' (num_leaves=7, extra_trees=true)")
     args = ap.parse_args()
     PARAMS["seed"], BALANCE = args.seed, args.balance
+    PARAMS.update(args.params)
+    if args.extra and args.step != "loco":
+        raise SystemExit("--extra is for loco: codesift cannot compute a probe's column at search time")
     if args.step == "collect":
         collect(args.out or args.data, args.settings)
     elif args.step == "loco":
-        loco(load(args.data))
+        loco(load(args.data, args.extra), [*FEATURES, *(spec.rpartition(":")[2] for spec in args.extra)])
     else:
         fit(load(args.data), args.out or HERE.parent / "src" / "codesift" / "rank" / "reranker.json")
 
