@@ -81,6 +81,9 @@ def test_a_collection_without_rows_or_a_missing_probe_is_a_clear_error(tmp_path:
     (tmp_path / "probe.py").write_text("x = 1\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="no function 'f'"):
         reranker.load(data, [f"{tmp_path / 'probe.py'}:f"])
+    (tmp_path / "probe.py").write_text("def f(rows, query):\n    return [1.0]\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="q1's 2 rows"):
+        reranker.load(data, [f"{tmp_path / 'probe.py'}:f"])
 
 
 def test_lightgbm_settings_read_as_json_where_they_parse() -> None:

@@ -99,7 +99,11 @@ def load(path: Path, extra: Sequence[str] = ()) -> list[dict]:
     probes = [probe(spec) for spec in extra]
     for g in groups:
         columns = [features(g["rows"], g["query"])]
-        columns += [np.asarray(f(g["rows"], g["query"]), dtype=float).reshape(-1, 1) for f in probes]
+        for spec, f in zip(extra, probes):
+            column = np.asarray(f(g["rows"], g["query"]), dtype=float)
+            if column.shape != (len(g["rows"]),):
+                raise SystemExit(f"--extra {spec}: gave shape {column.shape} for {g['id']}'s {len(g['rows'])} rows")
+            columns.append(column.reshape(-1, 1))
         g["x"] = np.hstack(columns)
     return groups
 
