@@ -73,6 +73,8 @@ def test_features_are_computed_from_the_kept_rows_and_a_probe_adds_a_column(tmp_
 
 
 def test_a_collection_without_rows_or_a_missing_probe_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="no collection there"):
+        reranker.load(tmp_path / "missing.pkl")
     with pytest.raises(SystemExit, match="collect again"):
         reranker.load(_collection(tmp_path, x=np.zeros((2, len(FEATURES)))))
     data = _collection(tmp_path, query="q", rows=_rows())

@@ -93,6 +93,8 @@ def collect(out: Path, settings: list[str] = ()) -> None:
 def load(path: Path, extra: Sequence[str] = ()) -> list[dict]:
     """The collected groups, each with ``x``: :data:`FEATURES` as the code computes them now, then one column per
     ``extra`` probe (``FILE:FUNCTION``, see :func:`probe`)."""
+    if not path.is_file():
+        raise SystemExit(f"{path}: no collection there (python train/reranker.py collect --out {path})")
     groups = pickle.loads(path.read_bytes())["groups"]
     if any("rows" not in g for g in groups):
         raise SystemExit(f"{path} holds no result rows (collected before they were kept): collect again")
