@@ -23,6 +23,7 @@ from typing import TypeVar, cast
 import tantivy
 
 from codesift.store.derived import damage_of, is_panic, mark_damaged, mark_repaired
+from codesift.store.footers import damaged_file
 from codesift.text.punctuation import literal_terms
 from codesift.text.recursion import recursion_terms
 from codesift.text.tokens import STOP_WORDS, split_identifier, stem, to_index_text, tokenize
@@ -177,6 +178,10 @@ class KeywordIndex:
         # Found by an earlier search: the owner rebuilds it under the write lock (clear() resets the folder), as a
         # writer may be at work in it now; until then searches answer without it.
         self.damaged = damage_of(folder.parent, PART)
+        # Bytes changed inside a committed file pass tantivy's checks at open and panic in a search, or change scores.
+        if self.damaged is None and (damage := damaged_file(folder)) is not None:
+            self.index = self._fresh(damage)
+            return
         try:
             self.index = tantivy.Index(self.schema, path=str(folder), reuse=True)
         except ValueError as exc:
