@@ -27,6 +27,7 @@ from codesift.query.shape import DEFAULT_WEIGHTS, QueryShape, bare_name, looks_l
 from codesift.store.names import NAMESPACED_LANGUAGES
 from codesift.store.records import ChunkRecord
 from codesift.store.sqlite import MetaStore
+from codesift.text.doc_comments import description
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.search.retrieve import Retriever
@@ -128,9 +129,9 @@ DOC_CHARS = 200
 
 
 def doc_line(docstring: str, snippet: str) -> str:
-    """The doc's first paragraph on one line (its first sentence when longer than ``DOC_CHARS``), or nothing
-    when the snippet already shows it."""
-    first = " ".join((docstring or "").strip().split("\n\n", 1)[0].split())
+    """The first paragraph of the doc's description (block tags left out) on one line (its first sentence when
+    longer than ``DOC_CHARS``), or nothing when the snippet already shows it."""
+    first = " ".join(description(docstring or "").split("\n\n", 1)[0].split())
     if not first or first[:60] in " ".join(snippet.split()):
         return ""
     if len(first) > DOC_CHARS:

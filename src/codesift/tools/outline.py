@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from codesift.rank.deprecation import deprecation_note
+from codesift.text.doc_comments import description
 from codesift.text.source import content_hash, decode_source
 from codesift.languages import language_for
 from codesift.tools.context import ContextError, safe_path
@@ -22,11 +24,13 @@ NOT_SYMBOLS = ("module", "window")
 
 
 def first_doc_line(doc: str | None) -> str:
-    """The docstring's first non-empty line, stripped."""
-    for line in (doc or "").splitlines():
+    """The first non-empty line of the doc's description (block tags left out), stripped; for a doc of tags alone
+    that marks the definition deprecated, ``Deprecated: <its note>`` (an outline has no field of its own for it)."""
+    for line in description(doc or "").splitlines():
         if line.strip():
             return line.strip()
-    return ""
+    note = deprecation_note(doc or "", ())
+    return "" if note is None else f"Deprecated: {note}" if note else "Deprecated"
 
 
 def _item(kind: str, name: str, qualified: str, parent: str | None, start: int, end: int, signature: str,

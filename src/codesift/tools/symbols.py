@@ -8,6 +8,7 @@ from codesift.languages import is_test_path
 from codesift.limits import check_name
 from codesift.datatypes import dotted
 from codesift.store.records import ChunkRecord
+from codesift.text.doc_comments import description
 from codesift.tools.payloads import FileSummary, LocalSource, Symbol
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,7 +108,7 @@ def summarize_matches(ws: "Workspace", query: str, *, limit: int = 30,
         entry = files[r.path]
         if not entry["description"]:
             row = rows.get(r.chunk_id)
-            doc = (row.docstring or "").strip().splitlines() if row else []
+            doc = description(row.docstring or "").splitlines() if row else []
             entry["description"] = doc[0][:160] if doc else (r.signature or r.snippet.splitlines()[0])[:160]
     return list(files.values())
 

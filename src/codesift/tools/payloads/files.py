@@ -53,7 +53,7 @@ class OutlineItem(TypedDict):
     start_line: int
     end_line: int
     signature: str  # on one line
-    doc: str  # the docstring's first line
+    doc: str  # the first line of the doc's description (block tags left out)
     parent: NotRequired[str | None]  # before nesting only: the parent named by the parser
     children: list[OutlineItem]
 

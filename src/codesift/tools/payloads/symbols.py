@@ -46,7 +46,7 @@ class FileSummary(TypedDict):
     path: str
     score: float  # its best result's
     symbols: list[str]  # "qualified_name (kind, start-end)" per matching definition
-    description: str  # the first docstring line (or signature, or snippet line) of its best match
+    description: str  # the first line of its best match's doc description (or signature, or snippet line)
 
 
 class FolderSource(TypedDict):
