@@ -294,3 +294,30 @@ def test_mcp_tools(py):
     assert "make_store" in "\n".join(b.text for b in out["callees"].content)
     assert out["impact"].structured_content["total"] >= 5
     assert out["empty"].is_error and out["bad_depth"].is_error
+
+
+def test_a_php_callable_array_calls_the_method_of_its_own_class(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    parser = """<?php
+        class {name}Parser
+        {{
+            public function parse(Stream $stream): Node
+            {{
+                return $this->parser->subparse([$this, 'decideEnd'], true);
+            }}
+
+            public function decideEnd(Token $token): bool
+            {{
+                return $token->test('end{name}');
+            }}
+        }}
+        """
+    files = {f"src/{name}Parser.php": parser.format(name=name) for name in ("For", "If")}
+    with Index(write_repo(tmp_path / "php", files)) as idx:
+        idx.update(embed=False)
+        only = idx.callers("ForParser.decideEnd")
+        assert [(r["name"], r["target"]) for r in only["results"]] == [("ForParser.parse", "ForParser.decideEnd")]
+        assert only["results"][0]["path"] == "src/ForParser.php"
+        callees = {r["name"]: r["definition"]["qualified_name"] for r in idx.callees("IfParser.parse")["results"]
+                   if r.get("definition")}
+        assert callees["decideEnd"] == "IfParser.decideEnd"

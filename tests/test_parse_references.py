@@ -714,6 +714,35 @@ def test_php() -> None:
     assert {r.line for r in find(found, "$result")} == {11, 13}
 
 
+PHP_CALLABLES = """\
+<?php
+class Parser {
+    public function parse(Stream $stream): Node {
+        $body = $this->parser->subparse([$this, 'decideEnd'], true);
+        usort($items, [self::class, "compareItems"]);
+        array_map([Normalizer::class, 'normalize'], $items);
+        register_shutdown_function([$handler, 'onShutdown']);
+        $pair = [$this, 'not a method name'];
+        $constants = [Limits::MAX, 'ceiling'];
+        $triple = [$this, 'first', 'second'];
+        $plain = ['decideEnd', 'other'];
+        return $body;
+    }
+}
+"""
+
+
+def test_php_callable_arrays_call_the_method_they_name() -> None:
+    found = refs(PHP_CALLABLES, "php")
+    calls = {(r.name, r.qualifier) for r in found if r.kind == "call"}
+    assert {("decideEnd", "$this"), ("compareItems", "self"), ("normalize", "Normalizer"),
+            ("onShutdown", "$handler")} <= calls
+    # a string that is no name, a pair whose first element is no receiver, longer arrays and plain string lists
+    for name in ("not a method name", "ceiling", "first", "second", "other"):
+        assert not find(found, name), name
+    assert {r.line for r in find(found, "decideEnd")} == {4}
+
+
 KOTLIN = """\
 package com.example.shop
 import kotlinx.coroutines.launch

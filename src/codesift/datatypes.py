@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 # 25: a C# or Swift file whose parse fails where it has ``#if`` directives is parsed again past them
 #     (parse/conditional.py); C# operators, C# indexers (``this[]``) and C/C++ conversion operators are methods
 #     (``JToken.operator bool``).
-PARSER_VERSION = "25"
+# 26: a PHP callable array (``[$this, 'method']``, ``[Foo::class, 'method']``) is a call of the method it names.
+PARSER_VERSION = "26"
 
 _QUALIFIER = re.compile(r"::|->|#|\\(?=[A-Za-z_])")  # PHP's namespaces: Monolog\Handler\StreamHandler
 

@@ -186,6 +186,8 @@ def references_in_tree(root: Node, src: bytes, language: str, _depth: int = 0) -
             qualifier = _qualifier(src[parent.start_byte : head_end])
         elif kind == "import" and sources:
             qualifier = _import_source(node.parent, key, sources)
+        elif kind == "call" and spec.callable_pairs:
+            qualifier = _pair_receiver(node, spec.callable_pairs)
         if kind == "import":
             quoted = _QUOTED.search(qualifier)  # ``'./m'``, ``require("m")``
             qualifier = quoted.group(1) if quoted else qualifier or path_qualifier
@@ -274,6 +276,19 @@ def _import_source(parent: Node | None, key: int, sources: Mapping[str, str]) ->
             return _clean(module.text)
         parent = parent.parent
     return ""
+
+
+def _pair_receiver(name: Node, pairs: frozenset[str]) -> str:
+    """The receiver of a method named by a string in a callable pair (``$this`` in ``[$this, 'm']``, ``Foo`` in
+    ``[Foo::class, 'm']``), or "" for a name elsewhere."""
+    text = name.parent
+    element = text.parent if text is not None else None
+    if element is None or element.type not in pairs:
+        return ""
+    first = element.prev_named_sibling
+    if first is None or first.type not in pairs:
+        return ""
+    return _clean(first.text).removesuffix("::class")
 
 
 def _merge(ranges: list[tuple[int, int]]) -> tuple[list[int], list[int]]:

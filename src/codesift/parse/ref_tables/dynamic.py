@@ -314,6 +314,15 @@ _PHP = r"""
 (include_expression (string (string_content) @import))
 (include_once_expression (string (string_content) @import))
 
+; a callable array, ``[$this, 'method']`` or ``[Foo::class, 'method']``: the string names a method it calls (the
+; predicates outside the pattern: after its last anchor they would undo it)
+((array_creation_expression . (array_element_initializer (variable_name))
+  . (array_element_initializer [(string (string_content) @call) (encapsed_string . (string_content) @call .)]) .)
+ (#match? @call "^[A-Za-z_][A-Za-z0-9_]*$"))
+((array_creation_expression . (array_element_initializer (class_constant_access_expression (_) (name) @_class))
+  . (array_element_initializer [(string (string_content) @call) (encapsed_string . (string_content) @call .)]) .)
+ (#eq? @_class "class") (#match? @call "^[A-Za-z_][A-Za-z0-9_]*$"))
+
 (base_clause (name) @inherit)
 (base_clause (qualified_name (name) @inherit))
 (class_interface_clause (name) @inherit)
@@ -359,4 +368,5 @@ PHP = RefSpec(
          "scoped_property_access_expression", "class_constant_access_expression",
          "qualified_name"}
     ),
+    callable_pairs=frozenset({"array_element_initializer"}),
 )  # fmt: skip

@@ -45,3 +45,6 @@ class RefSpec:
     import_sources: Mapping[str, str] = field(default_factory=dict)
     # Identifiers are NFKC-normalised by the language (Python: ``ｗｉｄｔｈ`` is ``width``).
     nfkc: bool = False
+    # Elements of a callable pair (PHP ``[$this, 'method']``): a call named by a string in one of them takes the
+    # element before it as its receiver (``$this``; ``Foo`` for ``Foo::class``).
+    callable_pairs: frozenset[str] = frozenset()
