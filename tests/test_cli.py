@@ -139,3 +139,21 @@ def test_empty_or_too_long_input_is_one_line_and_exit_2_everywhere(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         assert result.stderr.strip() == expected and "Traceback" not in result.output, args
     assert not (tmp_path / ".codesift").exists()
+
+
+def test_an_error_codesift_raises_on_purpose_is_one_line_and_exit_1(tmp_path, monkeypatch):
+    """The indexed folder moved away under `codesift watch` (or any other CodesiftError a command does not handle
+    itself): its message on one line, exit 1, no traceback."""
+    from codesift.api import Index, RootRemoved
+
+    def gone(self, **_):
+        raise RootRemoved(self.root)
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    (tmp_path / "a.py").write_text("def f():\n    pass\n")
+    monkeypatch.setattr(Index, "update", gone)
+    result = run_cli("watch", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"codesift: the indexed folder {tmp_path} no longer exists (moved or deleted?); "
+                                     "index it where it is now with `codesift index PATH`")
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -5,6 +5,7 @@ one test does the same over streamable HTTP. An in-process test covers search wh
 still pending.
 """
 
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -303,3 +304,52 @@ def test_index_status_gives_embedding_rate_and_eta_while_embedding(repo):
             hold.set()
             svc._worker.join()
     assert (_duration(42), _duration(600), _duration(7200)) == ("42 s", "10 min", "2.0 h")
+
+
+def test_a_root_removed_under_the_server_is_a_one_line_tool_error(tmp_path, monkeypatch):
+    """The folder the server indexes is deleted (moved) while it runs: every refreshing tool says so in one line,
+    an expected failure, not an internal error with a traceback in the log."""
+    from mcp import Client
+
+    from codesift.server.mcp import build_server
+    from codesift.server.service import IndexService
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    root = tmp_path / "moved"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "app.py").write_text("def rebuild_auth(prepared):\n    return prepared\n")
+    service = IndexService(Index(root), embed=False)
+    server = build_server(service)
+    service.start()
+
+    async def scenario():
+        async with Client(server) as client:
+            before = await client.call_tool("search_code", {"query": "rebuild_auth"})
+            shutil.rmtree(root)
+            after = [await client.call_tool(tool, args) for tool, args in
+                     (("search_code", {"query": "rebuild_auth"}), ("find_symbol", {"name": "rebuild_auth"}),
+                      ("index_status", {}))]
+            return before, after
+
+    try:
+        before, after = anyio.run(scenario)
+    finally:
+        service.close()
+    assert not before.is_error and "src/app.py" in text(before)
+    for result in after:
+        assert result.is_error
+        assert f"the indexed folder {root} no longer exists" in text(result) and "internal error" not in text(result)
+
+
+def test_updating_an_index_whose_root_is_gone_raises_root_removed(tmp_path, monkeypatch):
+    from codesift.api import RootRemoved
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    root = tmp_path / "gone"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    pass\n")
+    with Index(root) as idx:
+        idx.update(embed=False)
+        shutil.rmtree(root)
+        with pytest.raises(RootRemoved, match="no longer exists"):
+            idx.update(embed=False)

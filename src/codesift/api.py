@@ -17,7 +17,9 @@ from codesift.embed.base import Embedder, release_batch
 from codesift.errors import CodesiftError
 from codesift.query.expand import Expander
 from codesift.indexing.grammar_status import GRAMMAR_FAILED, grammar_failures
-from codesift.indexing.folder import GITIGNORE, NoIndexError, find_root, ignore_in_git  # noqa: F401 - re-exported
+from codesift.indexing.folder import (  # noqa: F401 - re-exported
+    GITIGNORE, NoIndexError, RootRemoved, find_root, ignore_in_git,
+)
 from codesift.indexing.indexer import QUARANTINE_AFTER, Indexer, Progress, UpdateStats
 from codesift.limits import MAX_SEARCH_LIMIT, MAX_USAGES_LIMIT, check_limit, check_query
 from codesift.qdrant.backend import open_backend, retrievers as qdrant_retrievers, sync_backend, unsupported_notes
@@ -197,6 +199,8 @@ class Index:
         """
         if self.remote is not None:  # a reader: the writer keeps the collection up to date
             return UpdateStats()
+        if not self.root.is_dir():  # else every file would read as deleted, or the lock as the index's removal
+            raise RootRemoved(self.root)
         with WriteLock(self.folder, lock_timeout, on_wait):
             self.dense.writing = True
             try:

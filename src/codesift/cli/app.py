@@ -9,11 +9,12 @@ from __future__ import annotations
 import click
 
 from codesift.cli import doctor, graph, history, index, init, nav, search, serve
-from codesift.cli.common import CONFIG_OVERRIDES, EXIT_DAMAGED, EXIT_NO_INDEX, EXIT_USAGE, damaged_line
+from codesift.cli.common import CONFIG_OVERRIDES, EXIT_DAMAGED, EXIT_FAILED, EXIT_NO_INDEX, EXIT_USAGE, damaged_line
 
 
 class _Group(click.Group):
-    """Index/model mismatches and bad settings can surface in any command: one line, exit 2."""
+    """Index/model mismatches and bad settings can surface in any command: one line, exit 2; codesift's other errors
+    one line, exit 1."""
 
     def invoke(self, ctx: click.Context) -> object:
         from codesift.api import IndexMismatchError, NoIndexError
@@ -36,6 +37,9 @@ class _Group(click.Group):
                 raise
             click.echo(f"codesift: {exc if isinstance(exc, CodesiftError) else damaged_line(exc)}", err=True)
             ctx.exit(EXIT_DAMAGED)
+        except CodesiftError as exc:  # any other error raised on purpose (the indexed folder gone mid-`watch`)
+            click.echo(f"codesift: {exc}", err=True)
+            ctx.exit(EXIT_FAILED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 EXIT_NO_INDEX = 1  # status, search/usages --no-update on a folder that has no index (nothing is created)
 EXIT_DAMAGED = 1  # a read-only command found the index's database damaged (``codesift index`` rebuilds it)
+EXIT_FAILED = 1  # an error codesift raised on purpose (a full disk, the indexed folder gone): its one line said
 CONFIG_OVERRIDES = "config_overrides"  # key of click's context object: the global options as Config fields
 SERVICE_HELP = "Only this service (a top-level folder or a [[services]] name); repeatable, or comma-separated."
 

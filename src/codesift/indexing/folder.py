@@ -11,6 +11,15 @@ from codesift.config.settings import INDEX_DIR_NAME
 from codesift.errors import CodesiftError
 
 
+class RootRemoved(CodesiftError, FileNotFoundError):
+    """The indexed folder is gone (moved or deleted) under a long-lived process: nothing left to bring up to date."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        super().__init__(f"the indexed folder {root} no longer exists (moved or deleted?); index it where it is "
+                         f"now with `codesift index PATH`")
+
+
 class NoIndexError(CodesiftError, LookupError):
     """``Index(root, create=False)`` found no index for ``root``; the message says how to build one."""
 

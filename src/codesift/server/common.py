@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_types import CallToolResult, TextContent
 
+from codesift.errors import CodesiftError
 from codesift.search.coverage import share
 from codesift.server.service import IndexService, Stale, ToolFailure, one_line
 from codesift.tools import markdown as md
@@ -87,8 +88,8 @@ async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.
             check()
         rendered, stale = await service.call_noted(work, refresh=refresh)
         return ok(noted(rendered, stale))
-    except (ToolFailure, ValueError, LookupError, IndexMismatchError, OSError) as exc:
-        return error(f"{tool}: {exc}")
+    except (ToolFailure, CodesiftError, ValueError, LookupError, IndexMismatchError, OSError) as exc:
+        return error(f"{tool}: {exc}")  # an expected failure, whose message says what to do
     except Exception as exc:  # a bug: the traceback goes to the server log, the agent gets one line
         log.exception("tool %s failed", tool)
         return error(f"{tool}: internal error ({type(exc).__name__}: {exc})")
