@@ -353,3 +353,38 @@ def test_rust_use_lists_module_paths_and_self(tmp_path):
         assert [(g["target"], g.get("path"), g["uses"]) for g in result["groups"]] == [
             ("helper (src/util.rs)", "src/util.rs", 2), ("Pool.helper", "src/extra.rs", 1),
             ("helper (src/extra.rs)", "src/extra.rs", 1)]
+
+
+def test_a_name_used_only_as_a_string_lists_those_strings_first(tmp_path, monkeypatch):
+    """No static reference, but the name is a whole string literal (a PHP callable, getattr): those lines come
+    first, labelled ``string``, before the semantic guesses; quoted as part of a longer string they do not count."""
+    from conftest import write_repo
+
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    files = {
+        "src/filters.php": """<?php
+            function twig_escape_filter($env, $string) { return $string; }
+
+            function filters(): array {
+                return [new TwigFilter('escape', 'twig_escape_filter'), new TwigFilter('e', "twig_escape_filter")];
+            }
+            """,
+        "src/hooks.py": """
+            def run(obj):
+                return getattr(obj, "twig_escape_filter_is_safe")(1)
+            """,
+        "src/notes.py": """
+            MESSAGE = "call twig_escape_filter when in doubt"
+            """,
+    }
+    with Index(write_repo(tmp_path / "repo", files)) as idx:
+        idx.update(embed=False)
+        result = idx.find_usages("twig_escape_filter")
+        strings = [(u["path"], u["line"], u["enclosing"]) for u in result["usages"] if u["kind"] == "string"]
+        assert strings == [("src/filters.php", 5, "filters")]  # one line, holding it twice
+        assert result["usages"][0]["kind"] == "string"
+        assert result["source"] == "semantic_guess" and "it is a whole string on 1 line" in result["note"]
+        assert "TwigFilter('escape', 'twig_escape_filter')" in result["usages"][0]["text"]
+        out = run("usages", "twig_escape_filter", "--root", str(idx.root))
+        assert out.exit_code == 1  # still no static reference
+        assert "`src/filters.php:5` string in `filters`" in out.output

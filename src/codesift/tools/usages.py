@@ -6,13 +6,15 @@ strings, comments, definitions, parameters and assignment targets are not refere
 Uses are ordered for reading: when several definitions share the name, grouped by their likely
 target (:mod:`codesift.tools.targets`), biggest group first, ``unresolved`` last; within a group,
 non-test code before tests, then by path and line. The order does not depend on ``limit``, so pages
-are consistent. A name defined somewhere but never referenced falls back to semantic guesses,
-labelled as such; a name defined nowhere and never referenced is answered as that, not guessed at.
+are consistent. A name defined somewhere but never referenced falls back to the string literals that spell it
+whole (``'twig_escape_filter'``: a PHP callable, a ``getattr``), then semantic guesses, each labelled as such; a
+name defined nowhere and never referenced is answered as that, not guessed at.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -246,13 +248,27 @@ def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str,
         return
     defined = {(t["path"], t["start_line"]) for t in wanted}
     at = ", ".join(f"{t['path']}:{t['start_line']}" for t in wanted[:3])
+    strings = _quoted(ws, name, service, limit)
     response = ws.search(f"code that uses or references {symbol_name}", limit=min(limit, 10),
                             service=service)
     result["source"] = "semantic_guess"
-    result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; these are "
-                      f"semantic guesses, not references")
-    result["usages"] = [
+    lines = f"{len(strings)}{'+' if len(strings) >= limit else ''} line{'s' if len(strings) != 1 else ''}"
+    said = (f"it is a whole string on {lines} (a callable, or a name looked up at run time?), listed first; the "
+            f"rest are " if strings else "these are ")
+    result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; {said}semantic guesses, "
+                      f"not references")
+    result["usages"] = strings + [
         {"path": r.path, "line": r.definition_start_line, "kind": "guess", "qualifier": "",
          "enclosing": r.qualified_name, "score": r.score}
         for r in response.results if (r.path, r.definition_start_line) not in defined
-    ]
+    ][: max(0, limit - len(strings))]
+
+
+def _quoted(ws: "Workspace", name: str, service: str | list[str] | None, limit: int) -> list[Usage]:
+    """The lines where ``name`` is a whole string literal (``'twig_escape_filter'``, ``"handle"``): how a name with no
+    static reference is often used (PHP callables, ``getattr``, registries and hooks)."""
+    from codesift.tools.grep import grep
+
+    found = grep(ws, f"([\"'`]){re.escape(name)}\\1", regex=True, service=service, limit=limit)
+    return [{"path": h["path"], "line": h["line"], "kind": "string", "qualifier": "", "enclosing": h["enclosing"],
+             "text": h["text"].strip()} for h in found["results"]]
