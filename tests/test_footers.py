@@ -8,12 +8,12 @@ import zlib
 
 import pytest
 
-from codesift.store.footers import committed_files, damaged_file, file_damage
+from codesift.store.footers import LAST_KNOWN_FORMAT, committed_files, damaged_file, file_damage
 from codesift.store.keyword import KeywordDoc, KeywordIndex
 
 
-def segment_file(body: bytes) -> bytes:
-    footer = json.dumps({"version": {"major": 0, "minor": 27, "patch": 0, "index_format_version": 7},
+def segment_file(body: bytes, version: int = 7) -> bytes:
+    footer = json.dumps({"version": {"major": 0, "minor": 27, "patch": 0, "index_format_version": version},
                          "crc": zlib.crc32(body)}).encode()
     return body + footer + struct.pack("<II", len(footer), 1337)
 
@@ -35,6 +35,17 @@ def test_file_damage_reads_the_checksum_over_the_body(tmp_path):
     assert damage_of(b"\x00" * len(data)) == "its footer is missing"
     assert damage_of(b"abc") == "it is too short to hold a footer"
     assert damage_of(b"body" + b"{not json" + struct.pack("<II", 9, 1337)) == "its footer is unreadable"
+    later = bytearray(segment_file(b"postings", version=LAST_KNOWN_FORMAT + 1))
+    later[0] ^= 0xFF
+    assert damage_of(bytes(later)) is None  # a format this code does not know: not judged
+
+
+def test_the_installed_tantivy_writes_a_format_whose_checksum_is_known(folder):
+    """When tantivy moves to a later format this fails: check its footer and raise LAST_KNOWN_FORMAT."""
+    for path in committed_files(folder):
+        data = path.read_bytes()
+        length = struct.unpack("<I", data[-8:-4])[0]
+        assert json.loads(data[-8 - length:-8])["version"]["index_format_version"] <= LAST_KNOWN_FORMAT
 
 
 @pytest.fixture

@@ -14,6 +14,9 @@ import zlib
 from pathlib import Path
 
 MAGIC = 1337
+# The index formats whose footer checksum is the CRC32 of the body (tantivy 0.11 to 0.27 at least); a file of a later
+# format is not judged, lest a change of checksum there read as damage and rebuild the index at every open.
+LAST_KNOWN_FORMAT = 7
 COMPONENTS = ("idx", "pos", "term", "store", "fast", "fieldnorm")  # one file each per segment
 # Files checked when their sum is no bigger than this (about 230k chunks; ~22 ms at the 3 GB/s measured), once a
 # process. why: docs/design-decisions.md#keyword-checksums
@@ -22,8 +25,8 @@ BLOCK = 1 << 20
 
 
 def file_damage(path: Path) -> str | None:
-    """Why the segment file at ``path`` fails its footer, or None when its checksum holds. The body is read in
-    blocks (a whole-file read of 32 MiB took twice as long)."""
+    """Why the segment file at ``path`` fails its footer, or None when its checksum holds (or its format is newer than
+    this code knows). The body is read in blocks (a whole-file read of 32 MiB took twice as long)."""
     with path.open("rb") as f:
         size = f.seek(0, 2)
         if size < 8:
@@ -34,9 +37,12 @@ def file_damage(path: Path) -> str | None:
             return "its footer is missing"
         f.seek(size - 8 - length)
         try:
-            crc = json.loads(f.read(length))["crc"]
+            footer = json.loads(f.read(length))
+            crc, version = footer["crc"], footer["version"]["index_format_version"]
         except (ValueError, TypeError, KeyError):
             return "its footer is unreadable"
+        if not isinstance(version, int) or version > LAST_KNOWN_FORMAT:
+            return None
         f.seek(0)
         left, running = size - 8 - length, 0
         while left > 0 and (block := f.read(min(left, BLOCK))):
