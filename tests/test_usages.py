@@ -376,6 +376,18 @@ def test_a_name_used_only_as_a_string_lists_those_strings_first(tmp_path, monkey
         "src/notes.py": """
             MESSAGE = "call twig_escape_filter when in doubt"
             """,
+        "lib/site.rb": """
+            class Site
+              def site_data
+                @cache[:site_data] ||= load
+              end
+            end
+
+            class SiteDrop
+              delegate_method_as :site_data, :data
+              LABEL = "site_data: the site's data"
+            end
+            """,
     }
     with Index(write_repo(tmp_path / "repo", files)) as idx:
         idx.update(embed=False)
@@ -388,3 +400,7 @@ def test_a_name_used_only_as_a_string_lists_those_strings_first(tmp_path, monkey
         out = run("usages", "twig_escape_filter", "--root", str(idx.root))
         assert out.exit_code == 1  # still no static reference
         assert "`src/filters.php:5` string in `filters`" in out.output
+        # a Ruby method: its symbol too, but not inside its own definition nor as part of a longer string
+        symbols = [(u["path"], u["line"], u["kind"]) for u in idx.find_usages("site_data")["usages"]
+                   if u["kind"] != "guess"]
+        assert symbols == [("lib/site.rb", 8, "symbol")]

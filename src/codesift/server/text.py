@@ -53,8 +53,9 @@ DESCRIPTIONS: dict[str, str] = {
                    "how something is called; callers lists only the calling definitions, impact follows several "
                    "hops. Returns path:line, the kind of use, the enclosing definition and the line of code; "
                    "non-test code first, grouped by likely target when several definitions share the name "
-                   "(pass 'Type.name' for one of them). A name with no static use gets the string literals that "
-                   "spell it whole (kind 'string': a callable or a lookup by name), then semantic guesses.",
+                   "(pass 'Type.name' for one of them). A name with no static use gets the string literals (and Ruby "
+                   "symbols) that spell it whole (kind 'string' / 'symbol': a callable or a lookup by name), then "
+                   "semantic guesses.",
     "get_code_context": "Read the current source of one definition (symbol_name, plus context_lines around) or of "
                         "a file, with line numbers; optionally at a git ref. Use it instead of reading whole "
                         "files: pass the path and name that search_code, find_symbol, grep_code or "

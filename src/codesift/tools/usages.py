@@ -6,8 +6,9 @@ strings, comments, definitions, parameters and assignment targets are not refere
 Uses are ordered for reading: when several definitions share the name, grouped by their likely
 target (:mod:`codesift.tools.targets`), biggest group first, ``unresolved`` last; within a group,
 non-test code before tests, then by path and line. The order does not depend on ``limit``, so pages
-are consistent. A name defined somewhere but never referenced falls back to the string literals that spell it
-whole (``'twig_escape_filter'``: a PHP callable, a ``getattr``), then semantic guesses, each labelled as such; a
+are consistent. A name defined somewhere but never referenced falls back to the string literals (and, for Ruby,
+the symbols) that spell it whole outside its definition (``'twig_escape_filter'``: a PHP callable, a ``getattr``,
+``send(:name)``), then semantic guesses, each labelled as such; a
 name defined nowhere and never referenced is answered as that, not guessed at.
 """
 
@@ -248,13 +249,15 @@ def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str,
         return
     defined = {(t["path"], t["start_line"]) for t in wanted}
     at = ", ".join(f"{t['path']}:{t['start_line']}" for t in wanted[:3])
-    strings = _quoted(ws, name, service, limit)
+    strings = [u for u in _quoted(ws, name, service, limit, ruby=any(t["language"] == "ruby" for t in wanted))
+               if not any(u["path"] == t["path"] and t["start_line"] <= u["line"] <= t["end_line"] for t in wanted)]
     response = ws.search(f"code that uses or references {symbol_name}", limit=min(limit, 10),
                             service=service)
     result["source"] = "semantic_guess"
     lines = f"{len(strings)}{'+' if len(strings) >= limit else ''} line{'s' if len(strings) != 1 else ''}"
-    said = (f"it is a whole string on {lines} (a callable, or a name looked up at run time?), listed first; the "
-            f"rest are " if strings else "these are ")
+    what = " or ".join(dict.fromkeys(u["kind"] for u in strings))
+    said = (f"it is a whole {what} on {lines} (a callable, or a name looked up at run time?), listed first; the rest "
+            f"are " if strings else "these are ")
     result["note"] = (f"{name!r} is defined ({at}) but no static reference to it was found; {said}semantic guesses, "
                       f"not references")
     result["usages"] = strings + [
@@ -264,11 +267,19 @@ def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str,
     ][: max(0, limit - len(strings))]
 
 
-def _quoted(ws: "Workspace", name: str, service: str | list[str] | None, limit: int) -> list[Usage]:
-    """The lines where ``name`` is a whole string literal (``'twig_escape_filter'``, ``"handle"``): how a name with no
-    static reference is often used (PHP callables, ``getattr``, registries and hooks)."""
+def _quoted(ws: "Workspace", name: str, service: str | list[str] | None, limit: int, *, ruby: bool) -> list[Usage]:
+    """The lines where ``name`` is a whole string literal (``'twig_escape_filter'``, ``"handle"``) or, for a name
+    defined in Ruby, a symbol in a Ruby file (``send(:render)``, ``before_save :normalize``): how a name with no
+    static reference is often used (PHP callables, ``getattr``, registries, hooks and callbacks)."""
     from codesift.tools.grep import grep
 
-    found = grep(ws, f"([\"'`]){re.escape(name)}\\1", regex=True, service=service, limit=limit)
-    return [{"path": h["path"], "line": h["line"], "kind": "string", "qualifier": "", "enclosing": h["enclosing"],
-             "text": h["text"].strip()} for h in found["results"]]
+    shapes = [("string", f"([\"'`]){re.escape(name)}\\1", None)]
+    if ruby:  # not ``Foo::name`` nor ``key:name`` (a word or a colon before it), not a longer name after it
+        shapes.append(("symbol", f"(?<![\\w:]):{re.escape(name)}(?![\\w?!=])", "ruby"))
+    found: dict[tuple[str, int], Usage] = {}
+    for kind, pattern, language in shapes:
+        for h in grep(ws, pattern, regex=True, language=language, service=service, limit=limit)["results"]:
+            found.setdefault((h["path"], h["line"]), {"path": h["path"], "line": h["line"], "kind": kind,
+                                                      "qualifier": "", "enclosing": h["enclosing"],
+                                                      "text": h["text"].strip()})
+    return [found[k] for k in sorted(found)][:limit]

@@ -21,8 +21,8 @@ class Usage(TypedDict):
 
     path: str
     line: int
-    kind: str  # call, attribute, import, type, inherit, decorator, …; with no static use, "string" for a string
-    # literal that spells the name whole, then "guess" for a semantic guess
+    kind: str  # call, attribute, import, type, inherit, decorator, …; with no static use, "string" / "symbol" for a
+    # string literal / Ruby symbol that spells the name whole, then "guess" for a semantic guess
     qualifier: str  # the receiver or module path before the name ("srv" in srv.Start())
     enclosing: str | None  # the definition it sits in (None: module-level code)
     test: NotRequired[bool]  # static uses: in test code
