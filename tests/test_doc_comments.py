@@ -66,6 +66,20 @@ def test_the_description_ends_where_the_block_tags_begin():
     assert description("@@ LUA_API marks the exported functions") == "@@ LUA_API marks the exported functions"
 
 
+def test_inline_markup_reads_as_the_words_it_shows():
+    assert description('Initializes a new instance of the <see cref="BrokenCircuitException"/> class.\n\n'
+                       '<param name="retryAfter">The period.</param>') == (
+        "Initializes a new instance of the BrokenCircuitException class.")
+    assert description('Returns <c>true</c> if <paramref name="value"/> is <see langword="null"/>.') == (
+        "Returns true if value is null.")
+    assert description('Gets the <see cref="T:System.String"/> value.') == "Gets the System.String value."
+    assert description('<param name="a">A.</param>\n<returns>The sum.</returns>') == ""  # C# block elements
+    assert description("Delegates to {@link #addMember(String, String, Object...)}, with parameter {@code format}") == (
+        "Delegates to addMember(String, String, Object...), with parameter format")
+    assert description("Use {@link Builder#setHeader} or {@linkplain java.util.List the list}.") == (
+        "Use Builder#setHeader or the list.")
+
+
 def test_a_result_doc_line_leaves_the_tags_out():
     assert doc_line("@param array $levelMap the map\n@return $this", "public function f()") == ""
     assert doc_line("Drops the records.\n@param int $t the level", "public function f()") == "Drops the records."
