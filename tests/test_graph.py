@@ -321,3 +321,33 @@ def test_a_php_callable_array_calls_the_method_of_its_own_class(tmp_path, monkey
         callees = {r["name"]: r["definition"]["qualified_name"] for r in idx.callees("IfParser.parse")["results"]
                    if r.get("definition")}
         assert callees["decideEnd"] == "IfParser.decideEnd"
+
+
+def test_overloads_are_one_target_and_the_enclosing_type_wins_over_a_namesake(tmp_path, monkeypatch):
+    """Two nested types of one short name (CodeBlock.Builder, MethodSpec.Builder), each with two overloads of
+    addStatement: a bare call inside CodeBlock.Builder resolves to CodeBlock.Builder's family, and neither of its
+    overloads is said to have no caller."""
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    builder = """package demo;
+
+        public final class {outer} {{
+          public static final class Builder {{
+            public Builder addStatement(String format, Object... args) {{
+              return this;
+            }}
+
+            public Builder addStatement({outer} block) {{
+              return addStatement("$L", block);
+            }}
+          }}
+        }}
+        """
+    files = {f"src/demo/{outer}.java": builder.format(outer=outer) for outer in ("CodeBlock", "MethodSpec")}
+    with Index(write_repo(tmp_path / "java", files)) as idx:
+        idx.update(embed=False)
+        result = idx.callers("CodeBlock.Builder.addStatement")
+        assert [(r["name"], r["target"]) for r in result["results"]] == [
+            ("CodeBlock.Builder.addStatement", "CodeBlock.Builder.addStatement")]
+        assert [g["target"] for g in result["groups"]] == ["CodeBlock.Builder.addStatement"]
+        out = run("callers", "CodeBlock.Builder.addStatement", "--root", str(idx.root))
+        assert out.exit_code == 0 and "No call resolves" not in out.output and "unresolved" not in out.output

@@ -85,6 +85,9 @@ def test_return_types_and_locals_assigned_from_calls():
 def test_labels_tell_same_named_definitions_apart():
     same = [_t("helper", "src/a.rs", "function"), _t("helper", "src/b.rs", "function"), _t("X.helper", "x.rs")]
     assert labels(same) == ["helper (src/a.rs)", "helper (src/b.rs)", "X.helper"]
+    # overloads of one file share their label: a call resolves to the family
+    overloads = [_t("B.add", "B.java"), _t("B.add", "B.java"), _t("C.add", "C.java")]
+    assert labels(overloads) == ["B.add", "B.add", "C.add"]
 
 
 def test_rust_method_call_on_a_value_of_unknown_type_is_the_one_method():

@@ -25,7 +25,7 @@ from codesift.datatypes import dotted
 from codesift.tools.payloads import (Callee, CalleesAnswer, Caller, CallersAnswer, Definition, GraphHead, ImpactAnswer,
                                      ImpactFile, Symbol, Usage, UsagesAnswer, User)
 from codesift.tools.symbols import find_symbol
-from codesift.tools.targets import UNRESOLVED, Resolver, Scope, labels
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope
 from codesift.tools.usages import (scopes_around, bases_lookup, definition_of, in_tests, file_lines, source_reader,
                                    returns_lookup, find_usages, service_prefixes)
 
@@ -255,9 +255,8 @@ def _resolve(resolver: Resolver[Symbol], targets: list[Symbol], path: str, line:
         return None, "local"
     if not targets:
         return None, "outside the index"
-    picked = resolver.resolve(path, line, qualifier, scopes, language)
-    if picked != UNRESOLVED:
-        hit = dict(zip(labels(targets), targets))[picked]
+    hit = resolver.resolve_target(path, line, qualifier, scopes, language)
+    if hit is not None:
         return hit, "only definition" if len(targets) == 1 and not qualifier else "resolved"
     if qualifier in imported:
         return None, "outside the index"

@@ -22,7 +22,6 @@ steps, first hit wins:
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -192,18 +191,14 @@ _GO_CONSTRUCTOR = re.compile(r"[{]\s*$|(?:^|[^\w])New[A-Z]\w*\s*\($")
 
 
 def labels(targets: Sequence[Target]) -> list[str]:
-    """A name per target that tells same-named ones apart: the qualified name, plus the path when two
-    share it (Go/Rust/Python free functions of two modules), plus the line when they share that too."""
-    names = Counter(t["qualified_name"] for t in targets)
-    places = Counter((t["qualified_name"], t["path"]) for t in targets)
-    out = []
+    """A name per target that tells same-named ones apart: the qualified name, plus the path when two files
+    define it (Go/Rust/Python free functions of two modules). The overloads of one file share their label: a
+    call resolves to the family (which overload it picks is left to the compiler)."""
+    paths: dict[str, set[str]] = {}
     for t in targets:
-        qn, path = t["qualified_name"], t["path"]
-        if names[qn] == 1:
-            out.append(qn)
-        else:
-            out.append(f"{qn} ({path})" if places[(qn, path)] == 1 else f"{qn} ({path}:{t['start_line']})")
-    return out
+        paths.setdefault(t["qualified_name"], set()).add(t["path"])
+    return [t["qualified_name"] if len(paths[t["qualified_name"]]) == 1 else f"{t['qualified_name']} ({t['path']})"
+            for t in targets]
 
 
 @lru_cache(maxsize=1024)
@@ -348,22 +343,28 @@ class Resolver(Generic[T]):
 
     @staticmethod
     def _pick(hits: list[T], path: str) -> T | None:
-        """One of ``hits``: the only one, else the one in the same file, else the same folder."""
-        if len(hits) == 1:
+        """One of ``hits``: the only one, else the one in the same file, else the same folder; overloads (one
+        qualified name) count as one, and the first of them stands for the others."""
+        if len({t["qualified_name"] for t in hits}) == 1:
             return hits[0]
         folder = path.rsplit("/", 1)[0]
         for same in (lambda t: t["path"] == path, lambda t: t["path"].rsplit("/", 1)[0] == folder):
             near = [t for t in hits if same(t)]
-            if len(near) == 1:
+            if near and len({t["qualified_name"] for t in near}) == 1:
                 return near[0]
-        return hits[0] if hits and len({t["qualified_name"] for t in hits}) == 1 else None
+        return None
 
     # -- the steps -----------------------------------------------------------------------------
     def resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope], language: str) -> str:
         """The label (see :func:`labels`) of the likely target, or ``unresolved``. ``scopes``: the
         definitions around the reference, innermost first."""
-        hit = self._resolve(path, line, qualifier, scopes, language)
+        hit = self.resolve_target(path, line, qualifier, scopes, language)
         return self.labels[id(hit)] if hit else UNRESOLVED
+
+    def resolve_target(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
+                       language: str) -> T | None:
+        """The likely target itself (of overloads, the first: they share a label), or None."""
+        return self._resolve(path, line, qualifier, scopes, language)
 
     def _resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
                  language: str) -> T | None:
@@ -433,6 +434,8 @@ class Resolver(Generic[T]):
                 return hit
         if scope is not None and scope.parent and language in IMPLICIT_THIS:
             hits = self._of_type(_last(scope.parent))
+            # two types of one short name (CodeBlock.Builder, MethodSpec.Builder): the enclosing one's own first
+            hits = [t for t in hits if t.get("parent") == scope.parent] or hits
             if hits:
                 return self._pick(hits, path)
         return self._pick(self._free, path) if self._free else None

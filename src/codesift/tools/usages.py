@@ -165,8 +165,10 @@ def definition_of(t: Symbol) -> Definition:
 
 
 def _groups(order: list[str], counts: Counter[str | None], targets: list[Symbol]) -> list[UsageGroup]:
-    """One group per likely target, in ``order``, with where its definition is."""
-    where = dict(zip(labels(targets), targets))
+    """One group per likely target, in ``order``, with where its definition is (an overload family's first)."""
+    where: dict[str, Symbol] = {}
+    for label, t in zip(labels(targets), targets):
+        where.setdefault(label, t)
     out: list[UsageGroup] = []
     for target in order:
         group: UsageGroup = {"target": target, "uses": counts[target]}

@@ -173,7 +173,14 @@ def not_resolved_to(payload: Payload, noun: str, count_key: str = "uses") -> str
     may be theirs, so it says "not for certain", never "none"."""
     groups = payload.get("groups") or []
     grouped = {(g.get("path"), g.get("line")) for g in groups}
-    missing = [d for d in payload.get("definitions") or [] if (d.get("path"), d.get("start_line")) not in grouped]
+    targets = {g.get("target") for g in groups}  # an overload family's group stands for each of its definitions
+
+    def in_group(d: Payload) -> bool:
+        qn = d.get("qualified_name")
+        return ((d.get("path"), d.get("start_line")) in grouped or qn in targets
+                or f"{qn} ({d.get('path')})" in targets)
+
+    missing = [d for d in payload.get("definitions") or [] if not in_group(d)]
     if not missing:
         return ""
     named = ungrouped({"definitions": missing[:MAX_UNGROUPED], "groups": groups})
