@@ -1,7 +1,7 @@
 """Picking the likely target of a reference among same-named definitions (``codesift.tools.targets``)."""
 
-from codesift.tools.targets import (UNRESOLVED, Resolver, Scope, base_names, components, labels, return_type,
-                                    signature_bindings)
+from codesift.tools.targets import (UNRESOLVED, Resolver, Scope, base_names, components, extended_type, labels,
+                                    return_type, signature_bindings)
 
 
 def test_components_of_qualifiers():
@@ -119,3 +119,33 @@ def test_go_multiple_assignment_takes_the_first_result_type():
     assert r.resolve("app/main.go", 3, "c", [run], "go") == "Client.Start"  # Dial returns (*Client, error)
     assert r.resolve("app/main.go", 5, "s", [run], "go") == "Server.Start"  # NewServer makes a Server
     assert r.resolve("app/main.go", 7, "x", [run], "go") == UNRESOLVED  # key=make() is an argument, not x's value
+
+
+def test_parameters_with_generic_types_each_keep_their_own_type():
+    # a greedy ``<…>`` ran on to the next parameter's ``>``: ``b: List``, and ``a`` lost
+    assert signature_bindings("void f(List<A> a, Map<B, C> b)", "java") == {"a": "List", "b": "Map"}
+    assert signature_bindings("void f(Map<String, List<Integer>> m, Foo<X> x)", "java") == {"m": "Map", "x": "Foo"}
+    sig = ("public static Builder<T> AddHedging<[Dynamic(Members.All)] T>( this Builder<T> builder, "
+           "Options<T> options)")
+    assert signature_bindings(sig, "c_sharp") == {"builder": "Builder", "options": "Options"}
+
+
+def test_a_csharp_extension_method_is_a_member_of_the_type_it_extends():
+    assert extended_type("public static Builder<T> AddStrategy<T>( this Builder<T> builder, int x)") == "Builder"
+    assert extended_type("public static TB AddStrategy<TB>(this TB builder) where TB : BuilderBase") == "BuilderBase"
+    assert extended_type("public void Run(int x)") == ""
+    targets = [{**_t("BuilderExtensions.AddStrategy", "Ext.cs"),
+                "signature": "public static Builder<T> AddStrategy<T>( this Builder<T> builder, Func<int> f)"},
+               {**_t("BuilderExtensions.AddStrategy", "Ext.cs"),
+                "signature": "public static Builder AddStrategy( this Builder builder, Func<int> f)"},
+               _t("Pipeline.AddStrategy", "Pipeline.cs")]
+    r = Resolver(targets, lambda p: [], {})
+    caller = Scope(1, 9, "HedgingExtensions.AddHedging", "method", "HedgingExtensions",
+                   "public static Builder<T> AddHedging<T>( this Builder<T> builder, Options<T> options)")
+    assert r.resolve("Hedging.cs", 3, "builder", [caller], "c_sharp") == "BuilderExtensions.AddStrategy"
+    # a base list read with an empty name in it (a Kotlin primary constructor's ``val x: T = …``) makes no
+    # parentless definition, nor one that extends nothing, a member of the type
+    sloppy = Resolver([_t("precision", "a.kt", "function"), _t("Builder.precision", "b.kt")], lambda p: [], {},
+                      bases_of=lambda name: ["", "PlatformContext"] if name == "Options" else [])
+    copy = Scope(1, 9, "Options.copy", "method", "Options", "fun copy(precision: Precision = this.precision)")
+    assert sloppy.resolve("c.kt", 3, "this", [copy], "kotlin") == UNRESOLVED

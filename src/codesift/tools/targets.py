@@ -74,6 +74,20 @@ def _last(name: str | None) -> str:
     return _SEP.split(name)[-1] if name else ""
 
 
+_EXTENSION = re.compile(r"\(\s*this\s+([A-Za-z_][\w.]*)")
+
+
+def extended_type(signature: str) -> str:
+    """The type a C# extension method extends (``static R F(this Builder b)`` → ``Builder``; ``this TBuilder b``
+    with ``where TBuilder : Base`` → ``Base``), or ""."""
+    found = _EXTENSION.search(signature)
+    if found is None:
+        return ""
+    name = found.group(1)
+    bound = re.search(rf"\bwhere\s+{re.escape(name)}\s*:\s*([A-Za-z_][\w.]*)", signature)
+    return _last(bound.group(1) if bound else name)
+
+
 def _type_name(text: str) -> str:
     """The nominal type in a type expression: ``*server.Server`` → ``Server``, ``&'a mut Box<Conn>`` → ``Conn``."""
     text = re.sub(r"'\w+\b(?!')", "", text)  # Rust lifetimes, not Python's quoted forward references
@@ -103,6 +117,12 @@ def base_names(signature: str) -> list[str]:
                                           "metaclass", "object")]
 
 
+# ``Type name`` with the type's generic arguments balanced (three levels): a greedy ``<…>`` ran on to the next
+# parameter's ``>`` (``List<A> a, Map<B, C> b`` read as ``b: List``).
+_GENERIC = r"<(?:[^<>()]|<(?:[^<>()]|<[^<>()]*>)*>)*>"
+_TYPED_NAME = re.compile(rf"([A-Za-z_][\w.:]*)(?:{_GENERIC})?(?:\[\])*[\s&*]+(\w+)\s*[,)=]")
+
+
 @lru_cache(maxsize=4096)
 def signature_bindings(signature: str, language: str) -> dict[str, str]:
     """Variable → type name from a definition's signature (Go receiver, parameters)."""
@@ -129,7 +149,7 @@ def signature_bindings(signature: str, language: str) -> dict[str, str]:
         out.setdefault(name, _type_name(typ))
     # ``Type name`` (Java, C#, C, C++)
     if language in ("java", "c_sharp", "c", "cpp", "kotlin"):
-        for typ, name in re.findall(r"([A-Za-z_][\w.:]*)(?:<[^()]*>)?[\s&*]+(\w+)\s*[,)=]", signature):
+        for typ, name in _TYPED_NAME.findall(signature):
             out.setdefault(name, _type_name(typ))
     if language == "rust" and re.search(r"\(\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?self\b", signature):
         out.pop("self", None)
@@ -243,6 +263,7 @@ class Resolver(Generic[T]):
         self.bases_of = bases_of  # type name → the names of its base types (inheritance)
         self.returns_of = returns_of  # function name → the type its definitions say they return
         self.owners = [_last(str(t.get("parent") or "")) for t in targets]
+        self.extends = [extended_type(str(t.get("signature") or "")) for t in targets]  # C# extension methods
         self.name = _last(targets[0]["qualified_name"]) if targets else ""
         self.type_names = set(self.owners) - {""}
         packages = packages or {}  # path → the package its Go file declares
@@ -263,7 +284,8 @@ class Resolver(Generic[T]):
     def _members(self, type_name: str) -> list[T]:
         seen, layer = {type_name}, [type_name]
         for _ in range(4):  # inheritance depth looked through
-            hits = [t for t, owner in zip(self.targets, self.owners) if owner in layer]
+            hits = [t for t, owner, extended in zip(self.targets, self.owners, self.extends)
+                    if (owner and owner in layer) or (extended and extended in layer)]
             if hits or self.bases_of is None:
                 return hits
             layer = [b for name in layer for b in self.bases_of(name) if b not in seen]
@@ -345,14 +367,14 @@ class Resolver(Generic[T]):
     def _pick(hits: list[T], path: str) -> T | None:
         """One of ``hits``: the only one, else the one in the same file, else the same folder; overloads (one
         qualified name) count as one, and the first of them stands for the others."""
-        if len({t["qualified_name"] for t in hits}) == 1:
+        if len(hits) == 1:
             return hits[0]
         folder = path.rsplit("/", 1)[0]
         for same in (lambda t: t["path"] == path, lambda t: t["path"].rsplit("/", 1)[0] == folder):
             near = [t for t in hits if same(t)]
             if near and len({t["qualified_name"] for t in near}) == 1:
                 return near[0]
-        return None
+        return hits[0] if hits and len({t["qualified_name"] for t in hits}) == 1 else None
 
     # -- the steps -----------------------------------------------------------------------------
     def resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope], language: str) -> str:
