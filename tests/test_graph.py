@@ -351,3 +351,42 @@ def test_overloads_are_one_target_and_the_enclosing_type_wins_over_a_namesake(tm
         assert [g["target"] for g in result["groups"]] == ["CodeBlock.Builder.addStatement"]
         out = run("callers", "CodeBlock.Builder.addStatement", "--root", str(idx.root))
         assert out.exit_code == 0 and "No call resolves" not in out.output and "unresolved" not in out.output
+
+
+def test_impact_goes_on_through_an_overload_that_is_not_the_first(tmp_path, monkeypatch):
+    """The overloads of one file share their group, which names the first: the hop through the second one keeps
+    its callers."""
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    files = {"src/demo/Emitter.java": """package demo;
+
+        public final class Emitter {
+          public void emit(int code) {
+          }
+
+          public void emit(String text) {
+            flush();
+          }
+
+          void flush() {
+          }
+        }
+        """,
+             "src/demo/Other.java": """package demo;
+
+        public final class Other {
+          public void emit(String text) {
+          }
+        }
+        """,
+             "src/demo/Main.java": """package demo;
+
+        public final class Main {
+          void run(Emitter emitter) {
+            emitter.emit("hello");
+          }
+        }
+        """}
+    with Index(write_repo(tmp_path / "java", files)) as idx:
+        idx.update(embed=False)
+        got = {(r["name"], r["depth"]) for r in idx.impact("Emitter.flush", depth=2)["results"]}
+        assert ("Emitter.emit", 1) in got and ("Main.run", 2) in got

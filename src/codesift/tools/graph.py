@@ -101,7 +101,9 @@ def _users(ws: "Workspace", symbol_name: str, service: str | list[str] | None, k
 
     uses = [u for u in found["usages"] if keep(u, target_of)] if found["source"] == "static" else []
     if at is not None and found.get("groups"):
-        own = {g["target"] for g in found["groups"] if (g.get("path"), g.get("line")) == at}
+        family = {symbol_name, f"{symbol_name} ({at[0]})"}  # the overloads of one file share one group
+        own = {g["target"] for g in found["groups"]
+               if (g.get("path"), g.get("line")) == at or (g.get("path") == at[0] and g["target"] in family)}
         uses = [u for u in uses if u.get("target") in own or u.get("target") == UNRESOLVED]
     scopes = _scopes(ws, {u["path"] for u in uses})
     entries: dict[tuple[str | None, str, int], User] = {}
