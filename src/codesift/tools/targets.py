@@ -386,10 +386,6 @@ class Resolver(Generic[T]):
     def resolve_target(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
                        language: str) -> T | None:
         """The likely target itself (of overloads, the first: they share a label), or None."""
-        return self._resolve(path, line, qualifier, scopes, language)
-
-    def _resolve(self, path: str, line: int, qualifier: str, scopes: Sequence[Scope],
-                 language: str) -> T | None:
         parts = components(qualifier)
         scope = scopes[0] if scopes else None
         if not parts:
