@@ -81,14 +81,12 @@ async def answer(tool: str, service: IndexService, work: Callable[["Index"], md.
 
     ``check`` validates the arguments first (codesift.limits), so a bad one is answered at once, even
     while the index is still being brought up to date."""
-    from codesift.api import IndexMismatchError
-
     try:
         if check is not None:
             check()
         rendered, stale = await service.call_noted(work, refresh=refresh)
         return ok(noted(rendered, stale))
-    except (ToolFailure, CodesiftError, ValueError, LookupError, IndexMismatchError, OSError) as exc:
+    except (ToolFailure, CodesiftError, ValueError, LookupError, OSError) as exc:
         return error(f"{tool}: {exc}")  # an expected failure, whose message says what to do
     except Exception as exc:  # a bug: the traceback goes to the server log, the agent gets one line
         log.exception("tool %s failed", tool)
