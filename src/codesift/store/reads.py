@@ -241,6 +241,14 @@ class ReadQueries:
             f"SELECT name, signature, parent, language FROM chunks WHERE name = ? COLLATE NOCASE "
             f"AND kind IN ({_marks(kinds)}) LIMIT ?", (name, *kinds, limit))
 
+    def spans_named(self, name: str, kinds: tuple[str, ...],
+                    limit: int = 20) -> list[tuple[str, str, str, str, str, str, int, int]]:
+        """(name, qualified name, kind, language, signature, path, start, end) of up to ``limit`` chunks of
+        ``kinds`` named ``name`` (case-insensitive, as :meth:`signatures_named`)."""
+        return self._tuples(
+            "SELECT name, qualified_name, kind, language, signature, path, start_line, end_line FROM chunks "
+            f"WHERE name = ? COLLATE NOCASE AND kind IN ({_marks(kinds)}) LIMIT ?", (name, *kinds, limit))
+
     def defined_names(self, wanted: Iterable[str], exclude_kinds: tuple[str, ...]) -> set[str]:
         """Those of ``wanted`` that some chunk not of ``exclude_kinds`` is named."""
         names_ = sorted(wanted)

@@ -26,8 +26,9 @@ from codesift.tools.payloads import (Callee, CalleesAnswer, Caller, CallersAnswe
                                      ImpactFile, Symbol, Usage, UsagesAnswer, User)
 from codesift.tools.symbols import find_symbol
 from codesift.tools.targets import UNRESOLVED, Resolver, Scope
-from codesift.tools.usages import (scopes_around, bases_lookup, definition_of, in_tests, file_lines, source_reader,
-                                   returns_lookup, find_usages, service_prefixes)
+from codesift.tools.lookups import type_lookups
+from codesift.tools.usages import (scopes_around, definition_of, in_tests, file_lines, source_reader, find_usages,
+                                   service_prefixes)
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.tools.base import Workspace
@@ -196,7 +197,7 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
         defs = defs[:MAX_DEFINITIONS]
     results: list[Callee] = []
     memo: dict[str, tuple[list[Symbol], dict[str, str]]] = {}  # name → its definitions, their Go packages
-    bases, returns = bases_lookup(ws), returns_lookup(ws)
+    lookups = type_lookups(ws)
     root = source_reader(ws)
     cache: dict[str, list[str]] = {}  # path → its live lines
     for d in defs:
@@ -219,8 +220,9 @@ def callees(ws: "Workspace", symbol_name: str, *, service: str | list[str] | Non
                 continue  # a field read, not a call: only reading a property runs code
             if called not in resolvers:
                 resolvers[called] = Resolver(targets, lambda p: file_lines(root, p, cache),
-                                             {path: imports[called]} if called in imports else {}, bases, returns,
-                                             packages)
+                                             {path: imports[called]} if called in imports else {},
+                                             lookups.bases_of, lookups.returns_of, packages, lookups.includers_of,
+                                             lookups.mixins_of)
             target, how = _resolve(resolvers[called], targets, path, line, qualifier, scopes_around(scopes, line), imported)
             if kind == "attribute" and (target is None or not is_getter(target)):
                 continue

@@ -28,6 +28,7 @@ import numpy as np
 
 from codesift.languages import language_for
 from codesift.languages import is_example_path, is_test_path
+from codesift.tools.lookups import Lookups, type_lookups
 from codesift.tools.payloads import Target
 from codesift.tools.targets import UNRESOLVED, Resolver, Scope
 
@@ -252,6 +253,7 @@ def build_graph(ws: "Workspace", found: _Nodes | None = None) -> Graph:
     ancestors: dict[int, frozenset[int]] = {}
     total = 0
     rows = [r for r in ws.store.ref_rows() if r[1] in by_name]
+    lookups = type_lookups(ws)  # one for every name: what they read is read once
     for fid, _, _, path in rows:
         paths.setdefault(fid, path)
     tests = {fid: is_test_path(path) for fid, path in paths.items()}
@@ -266,7 +268,7 @@ def build_graph(ws: "Workspace", found: _Nodes | None = None) -> Graph:
         sites = [(fid, line, kind, qualifier) for fid, _, packed, _ in rows[start:stop]
                  for line, kind, qualifier in json.loads(packed)]
         needed = len(targets) > 1 or nodes[targets[0]].kind == "method" or any(site[3] for site in sites)
-        resolve = _resolver(ws, nodes, targets, sites, paths) if needed else None
+        resolve = _resolver(ws, nodes, targets, sites, paths, lookups) if needed else None
         memo: dict[tuple, list[tuple[int, float]]] = {}
         placed, unplaced = 0, []
         imported = {site[0] for site in sites if site[2] == "import"}
@@ -322,10 +324,8 @@ class _NodeTarget(Target):
 
 
 def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: list[tuple],
-              paths: dict[int, str]) -> Resolver[_NodeTarget]:
+              paths: dict[int, str], lookups: Lookups) -> Resolver[_NodeTarget]:
     """find_usages' resolver over the definitions of one name, reading no file."""
-    from codesift.tools.usages import bases_lookup, returns_lookup
-
     imports: dict[str, str] = {}
     for fid, _, kind, qualifier in sites:
         if kind == "import" and qualifier:
@@ -333,8 +333,8 @@ def _resolver(ws: "Workspace", nodes: list[Node], targets: list[int], sites: lis
     dicts: list[_NodeTarget] = [{"path": nodes[t].path, "start_line": nodes[t].start,
                                  "qualified_name": nodes[t].qualified_name, "parent": nodes[t].parent,
                                  "kind": nodes[t].kind, "node": t} for t in targets]
-    return Resolver(dicts, None, imports, bases_lookup(ws), returns_lookup(ws),
-                    ws.store.go_packages(d["path"] for d in dicts))
+    return Resolver(dicts, None, imports, lookups.bases_of, lookups.returns_of,
+                    ws.store.go_packages(d["path"] for d in dicts), lookups.includers_of, lookups.mixins_of)
 
 
 @lru_cache(maxsize=65536)

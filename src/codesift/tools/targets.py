@@ -9,7 +9,10 @@ steps, first hit wins:
 1. a receiver type: ``self``/``this``/``Self`` is the enclosing type; a variable gets the type of
    the Go receiver or parameter, the Rust/Python/TS parameter annotation, or the local declaration;
    a qualifier that is itself a type (``Conn::new``, ``Model.save``) is that type. A method of
-   that type is the target; a known type with no such method is ``unresolved`` (an outside type);
+   that type is the target, else of what its body mixes in (a Ruby module it includes, a PHP trait it
+   uses: before its base classes), else of its bases; inside a Ruby module or PHP trait with no such method,
+   a method of a type that mixes it in (:mod:`codesift.tools.lookups`). A known type with none of these is
+   ``unresolved`` (an outside type), and so is a receiver that is an expression (``(a || b).to_s``);
 2. a module or package path (``server.NewServer``, ``crate::net::helper``, ``app.base.make``) or,
    for a bare name, the module the file imports it from: the definition in that file or folder, or in a Go
    file of that package (``chi.URLParam`` from a repository whose root is ``package chi``);
@@ -39,7 +42,7 @@ MAX_SCAN_LINES = 300  # lines looked at above a reference for a local declaratio
 _SEP = re.compile(r"::|->|\?\.|\.|\\")
 _WRAPPERS = frozenset({"Box", "Rc", "Arc", "Option", "RefCell", "Cell", "Mutex", "RwLock", "Weak", "Pin",
                        "Optional", "ref", "mut", "dyn", "impl", "const", "Ref", "RefMut", "Result", "Promise"})
-_TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "namespace", "module_def"})
+TYPE_KINDS = frozenset({"class", "struct", "interface", "enum", "trait", "impl", "namespace", "module_def"})
 _FUNCTION_KINDS = frozenset({"function", "method", "constructor"})  # what has parameters and locals
 _CONSTRUCTORS = frozenset({"new", "default", "create", "builder", "from", "open", "with_capacity"})
 
@@ -70,7 +73,8 @@ def components(qualifier: str) -> list[str]:
     return [p for p in (s.strip("&*!?@$ ") for s in _SEP.split(q)) if p]
 
 
-def _last(name: str | None) -> str:
+def last_name(name: str | None) -> str:
+    """``Rack.Request.Env`` → ``Env``, ``net::Conn`` → ``Conn``."""
     return _SEP.split(name)[-1] if name else ""
 
 
@@ -85,14 +89,14 @@ def extended_type(signature: str) -> str:
         return ""
     name = found.group(1)
     bound = re.search(rf"\bwhere\s+{re.escape(name)}\s*:\s*([A-Za-z_][\w.]*)", signature)
-    return _last(bound.group(1) if bound else name)
+    return last_name(bound.group(1) if bound else name)
 
 
 def _type_name(text: str) -> str:
     """The nominal type in a type expression: ``*server.Server`` → ``Server``, ``&'a mut Box<Conn>`` → ``Conn``."""
     text = re.sub(r"'\w+\b(?!')", "", text)  # Rust lifetimes, not Python's quoted forward references
     for word in re.findall(r"[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*", text):
-        name = _last(word)
+        name = last_name(word)
         if name not in _WRAPPERS:
             return name
     return ""
@@ -104,15 +108,28 @@ def _module_keys(path: str) -> tuple[str, ...]:
     return tuple(k for k in ("/".join(parts), "/".join(parts[:-1])) if k)
 
 
+_RUBY_SUPERCLASS = re.compile(r"\s*class\s+[\w:]+\s*<\s*([A-Z][\w:]*)")  # ``class Page < Base``
+
+
+def ruby_superclass(signature: str) -> str:
+    """The superclass as a Ruby class line writes it: ``class Cookie < Abstract::Persisted`` →
+    ``Abstract::Persisted``; "" when it names none."""
+    m = _RUBY_SUPERCLASS.match(signature)
+    return m.group(1) if m else ""
+
+
 def base_names(signature: str) -> list[str]:
     """The base types a class-like signature names: ``class A(B, m.C)``, ``class A extends B implements C``,
-    ``class A : public B``, ``impl Trait for A`` (the trait's default methods)."""
+    ``class A : public B``, ``impl Trait for A`` (the trait's default methods), Ruby's ``class A < B``."""
+    ruby = ruby_superclass(signature)
+    if ruby:
+        return [last_name(ruby)]
     sig = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", signature)
     m = re.search(r"\(([^()]*)\)", sig) if sig.lstrip().startswith("class") and "(" in sig else None
     text = re.sub(r"\w+\s*=\s*[\w.]+", "", m.group(1)) if m else ""  # metaclass=…
     m2 = re.search(r"(?:\bextends\b|\bimplements\b|:)\s*(.+)$", sig) if not text else None
     text = text or (m2.group(1) if m2 else "")
-    names = [_last(w) for w in re.findall(r"[A-Za-z_][\w.:]*", text)]
+    names = [last_name(w) for w in re.findall(r"[A-Za-z_][\w.:]*", text)]
     return [n for n in names if n not in ("public", "private", "protected", "virtual", "implements", "extends",
                                           "metaclass", "object")]
 
@@ -178,7 +195,7 @@ def return_type(signature: str, language: str, parent: str | None = None) -> str
         return ""
     name = _type_name(text)
     if name == "Self":
-        return _last(parent)
+        return last_name(parent)
     return "" if name in _NOT_TYPES else name
 
 
@@ -256,15 +273,19 @@ class Resolver(Generic[T]):
 
     def __init__(self, targets: list[T], lines_of: Callable[[str], list[str]] | None,
                  imports: dict[str, str], bases_of: Callable[[str], list[str]] | None = None,
-                 returns_of: Callable[[str], str] | None = None, packages: dict[str, str] | None = None) -> None:
+                 returns_of: Callable[[str], str] | None = None, packages: dict[str, str] | None = None,
+                 includers_of: Callable[[str], list[str]] | None = None,
+                 mixins_of: Callable[[str], list[str]] | None = None) -> None:
         self.targets = targets
         self.lines_of = lines_of  # None: do not read files (very common names)
         self.imports = imports  # path → module the file imports the name from
         self.bases_of = bases_of  # type name → the names of its base types (inheritance)
         self.returns_of = returns_of  # function name → the type its definitions say they return
-        self.owners = [_last(str(t.get("parent") or "")) for t in targets]
+        self.includers_of = includers_of  # type name → the types that mix it in or extend it
+        self.mixins_of = mixins_of  # type name → the modules or traits its body mixes in
+        self.owners = [last_name(str(t.get("parent") or "")) for t in targets]
         self.extends = [extended_type(str(t.get("signature") or "")) for t in targets]  # C# extension methods
-        self.name = _last(targets[0]["qualified_name"]) if targets else ""
+        self.name = last_name(targets[0]["qualified_name"]) if targets else ""
         self.type_names = set(self.owners) - {""}
         packages = packages or {}  # path → the package its Go file declares
         self.modules = [_module_keys(t["path"]) + tuple(p.lower() for p in [packages.get(t["path"])] if p)
@@ -282,17 +303,47 @@ class Resolver(Generic[T]):
         return self._types[type_name]
 
     def _members(self, type_name: str) -> list[T]:
+        hits = self._inherited(type_name)
+        if hits or self.includers_of is None:
+            return hits
+        # a module's or trait's code runs inside the types that mix it in (``include Env`` beside ``include
+        # Helpers``; a PHP trait's ``$this->``), a base's inside its subclasses: their members, when it has none
+        seen, layer = {type_name}, [type_name]
+        for _ in range(2):  # a module mixed into a module mixed into a class
+            layer = [t for name in layer for t in self.includers_of(name) if t not in seen]
+            seen.update(layer)
+            hits = list({id(t): t for name in layer for t in self._inherited(name)}.values())
+            if hits or not layer:
+                return hits
+        return []
+
+    def _inherited(self, type_name: str) -> list[T]:
+        """The members of ``type_name``, else of its nearest base types."""
         seen, layer = {type_name}, [type_name]
         for _ in range(4):  # inheritance depth looked through
-            hits = [t for t, owner, extended in zip(self.targets, self.owners, self.extends)
-                    if (owner and owner in layer) or (extended and extended in layer)]
+            hits = self._owned_by(layer)
             if hits or self.bases_of is None:
                 return hits
-            layer = [b for name in layer for b in self.bases_of(name) if b not in seen]
+            # what the layer mixes in comes before its base classes (a PHP trait's method over the interface's)
+            mixed = [m for name in layer for m in self.mixins_of(name) if m not in seen] if self.mixins_of else []
+            hits = self._owned_by(mixed)
+            if hits:
+                return hits
+            bases = [b for name in layer for b in self.bases_of(name)]
+            layer = [b for b in dict.fromkeys([*mixed, *bases]) if b not in seen]
             seen.update(layer)
             if not layer:
                 break
         return []
+
+    def _owned_by(self, types: list[str]) -> list[T]:
+        """The targets that are members of one of ``types``: of a qualified name (``Rack.Response.Helpers``,
+        as the lookups give a Ruby module) that type's own, of a short name any type's of that name."""
+        short = {t for t in types if "." not in t}
+        exact = set(types) - short
+        extendable = short | {last_name(t) for t in exact}  # an extension method names its type short
+        return [t for t, owner, extended in zip(self.targets, self.owners, self.extends)
+                if (owner and owner in short) or (extended and extended in extendable) or t.get("parent") in exact]
 
     def _in_module(self, module: list[str]) -> list[T]:
         parts = [p for p in module if p not in PATH_HEADS]
@@ -351,7 +402,7 @@ class Resolver(Generic[T]):
         if not scopes:
             return ""
         names = _SEP.split(scopes[0].qualified_name)[:-1]
-        return next((n for n in reversed(names) if n in self.type_names), _last(scopes[0].parent))
+        return next((n for n in reversed(names) if n in self.type_names), last_name(scopes[0].parent))
 
     def _receiver_type(self, head: str, path: str, line: int, scopes: Sequence[Scope], language: str) -> str:
         if head in SELF_WORDS:
@@ -360,7 +411,7 @@ class Resolver(Generic[T]):
             bound = signature_bindings(scope.signature, language).get(head)
             if bound:
                 return bound
-        functions = [s.start for s in scopes if s.kind not in _TYPE_KINDS]
+        functions = [s.start for s in scopes if s.kind not in TYPE_KINDS]
         return self._local_type(head, path, line, min(functions, default=max(1, line - MAX_SCAN_LINES)), language)
 
     @staticmethod
@@ -388,6 +439,8 @@ class Resolver(Generic[T]):
         """The likely target itself (of overloads, the first: they share a label), or None."""
         parts = components(qualifier)
         scope = scopes[0] if scopes else None
+        if not parts and qualifier.rstrip().endswith(")"):
+            return None  # ``(a || b).to_s``: the receiver is an expression, of a type not known here
         if not parts:
             if self.bound_locally(path, line, scopes, language):
                 return None  # a local or a parameter of that name: what it holds is not known here
@@ -395,7 +448,7 @@ class Resolver(Generic[T]):
         last = parts[-1]
         if parts == ["super"]:  # super().save(): the enclosing type's bases
             bases = self.bases_of(self._owner(scopes)) if self.bases_of and scopes else []
-            hits = next((h for h in map(self._of_type, bases) if h), [])
+            hits = next((h for h in map(self._inherited, bases) if h), [])  # not what subclasses define
             return self._pick(hits, path) if hits else None
         if qualifier.rstrip().endswith(")"):  # the receiver is a call's result
             if last.startswith("New") and len(last) > 3:
@@ -451,7 +504,7 @@ class Resolver(Generic[T]):
             if hit:
                 return hit
         if scope is not None and scope.parent and language in IMPLICIT_THIS:
-            hits = self._of_type(_last(scope.parent))
+            hits = self._of_type(scope.parent)  # qualified: its own bases and mixins, not a namesake's
             # two types of one short name (CodeBlock.Builder, MethodSpec.Builder): the enclosing one's own first
             hits = [t for t in hits if t.get("parent") == scope.parent] or hits
             if hits:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codesift.languages import language_for
@@ -27,7 +26,8 @@ from codesift.languages import is_test_path
 from codesift.tools.context.common import read_cached
 from codesift.tools.payloads import Definition, Symbol, Usage, UsageGroup, UsagesAnswer
 from codesift.tools.symbols import find_symbol
-from codesift.tools.targets import UNRESOLVED, Resolver, Scope, base_names, labels, return_type
+from codesift.tools.lookups import type_lookups
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope, labels
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.tools.base import Workspace
@@ -200,8 +200,9 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
         root = source_reader(ws)
         cache: dict[str, list[str]] = {}  # path → its live lines
         lines_of = (lambda p: file_lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
-        resolver = Resolver(targets, lines_of, imports, bases_lookup(ws), returns_lookup(ws),
-                            ws.store.go_packages(t["path"] for t in targets))
+        lookups = type_lookups(ws)
+        resolver = Resolver(targets, lines_of, imports, lookups.bases_of, lookups.returns_of,
+                            ws.store.go_packages(t["path"] for t in targets), lookups.includers_of, lookups.mixins_of)
     out: list[Site] = []
     for row in rows:
         _, path, line, _, qualifier = row
@@ -210,34 +211,6 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
         target = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "") if resolver else None
         out.append((row, scope, in_tests(path, scope), target))
     return out, ambiguous
-
-
-def bases_lookup(ws: "Workspace") -> Callable[[str], list[str]]:
-    """type name → the base types its definitions name (``class Sub(Base)``), through the name index."""
-    memo: dict[str, list[str]] = {}
-
-    def bases_of(type_name: str) -> list[str]:
-        if type_name not in memo:
-            rows = ws.store.signatures_named(type_name, ("class", "struct", "interface", "trait"))
-            memo[type_name] = [b for name, sig, _, _ in rows if name == type_name for b in base_names(sig or "")]
-        return memo[type_name]
-
-    return bases_of
-
-
-def returns_lookup(ws: "Workspace") -> Callable[[str], str]:
-    """function name → the one type its definitions say they return ("" when none or several)."""
-    memo: dict[str, str] = {}
-
-    def returns_of(function: str) -> str:
-        if function not in memo:
-            rows = ws.store.signatures_named(function, ("function", "method"))
-            types = {return_type(sig or "", lang or "", parent) for name, sig, parent, lang in rows if name == function}
-            types.discard("")
-            memo[function] = types.pop() if len(types) == 1 else ""
-        return memo[function]
-
-    return returns_of
 
 
 def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str, name: str,
