@@ -404,3 +404,53 @@ def test_a_name_used_only_as_a_string_lists_those_strings_first(tmp_path, monkey
         symbols = [(u["path"], u["line"], u["kind"]) for u in idx.find_usages("site_data")["usages"]
                    if u["kind"] != "guess"]
         assert symbols == [("lib/site.rb", 8, "symbol")]
+
+
+def test_reads_of_a_parameter_or_local_of_the_name_are_left_out(tmp_path, monkeypatch):
+    """Lexical scope: ``size`` inside ``fun maxSize(size: Long)`` is the parameter, not the method ``size``, and a
+    Kotlin ``val`` or Python local of the name likewise; the count is said. A pytest fixture is handed over by
+    parameter name, so there the parameter is its use."""
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    files = {
+        "src/Builder.kt": """
+            class Builder {
+                private var maxSize = 0L
+
+                fun size(): Long = maxSize
+
+                fun maxSize(size: Long): Builder {
+                    require(size > 0) { "size must be > 0" }
+                    this.maxSize = size
+                    return this
+                }
+
+                fun grow(): Long {
+                    val size = size() * 2
+                    return size
+                }
+            }
+            """,
+        "tests/conftest.py": """
+            import pytest
+
+
+            @pytest.fixture
+            def app():
+                return object()
+            """,
+        "tests/test_app.py": """
+            def test_app(app):
+                assert app is not None
+            """,
+    }
+    idx = _indexed(tmp_path, files)
+    with idx:
+        result = idx.find_usages("size")
+        lines = sorted(u["line"] for u in result["usages"])
+        assert lines == [13]  # the call in grow(); not lines 7, 8 (the parameter) nor 14 (the val)
+        assert result["shadowed"] == 3 and "3 reads of a parameter or local also named 'size'" in result["note"]
+        out = run("usages", "size", "--root", str(idx.root))
+        assert out.exit_code == 0 and "Left out: 3 reads of a parameter or local" in out.output
+        fixture = idx.find_usages("app")
+        assert [(u["path"], u["line"]) for u in fixture["usages"]] == [("tests/test_app.py", 2)]
+        assert "shadowed" not in fixture

@@ -241,10 +241,10 @@ def labels(targets: Sequence[Target]) -> list[str]:
 @lru_cache(maxsize=1024)
 def _binding_pattern(name: str) -> re.Pattern[str]:
     """A line binding ``name`` as a local: ``name = …`` (``name: T = …``, ``a, name = …``, ``let``/``const``/
-    ``var``/``my``, Go's ``:=``), ``for name in``, ``… as name``; not ``name == …`` nor a call's ``name=…,``."""
+    ``var``/``val``/``my``, Go's ``:=``), ``for name in``, ``… as name``; not ``name == …`` nor a call's ``name=…,``."""
     v = re.escape(name)
     return re.compile(
-        rf"^\s*(?:(?:let|const|var|my|local|auto)\s+)?(?:mut\s+)?(?:[\w*]+\s*,\s*)*\*?{v}\s*(?:,\s*[\w*]+\s*)*"
+        rf"^\s*(?:(?:let|const|var|val|my|local|auto)\s+)?(?:mut\s+)?(?:[\w*]+\s*,\s*)*\*?{v}\s*(?:,\s*[\w*]+\s*)*"
         rf"(?::\s*[^=]+?)?(?::=|=(?!=))(?!.*,\s*$)"
         rf"|\bfor\s+(?:[\w*]+\s*,\s*)*{v}\b[^=]*\bin\b|\bas\s+{v}\s*[:,)]")
 

@@ -1,7 +1,9 @@
 """find_usages: real references from the static index built at indexing time (tree-sitter).
 
 Calls, attribute reads, imports, type references, inheritance and decorators are recorded per file;
-strings, comments, definitions, parameters and assignment targets are not references.
+strings, comments, definitions, parameters and assignment targets are not references, and a read of a
+parameter or local of the name (``size`` inside ``fun maxSize(size: Long)``) is left out and counted: there the
+name is that binding, not a definition (but a pytest fixture's parameter is its use).
 
 Uses are ordered for reading: when several definitions share the name, grouped by their likely
 target (:mod:`codesift.tools.targets`), biggest group first, ``unresolved`` last; within a group,
@@ -119,7 +121,7 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
         result["source"] = "none"
         result["note"] = f"no definition named {symbol_name!r}; {name!r} is defined as {others}"
         return result
-    sites, ambiguous = _sites(ws, name, targets, service)
+    sites, ambiguous, shadowed = _sites(ws, name, targets, service)
     dropped = 0
     if qualified and ambiguous:  # ``Model.save``: only the uses that resolve to it (or to nothing known)
         chosen = {(t["path"], t["start_line"]) for t in wanted}
@@ -155,6 +157,11 @@ def find_usages(ws: "Workspace", symbol_name: str, *, limit: int = 100, service:
             result["left_out"] = dropped
     if not sites and not dropped:
         _without_references(ws, result, symbol_name, name, wanted, service, limit)
+    if shadowed:
+        result["shadowed"] = shadowed
+        said = (f"{shadowed} read{'s' if shadowed != 1 else ''} of a parameter or local also named {name!r} "
+                f"{'are' if shadowed != 1 else 'is'} left out")
+        result["note"] = f"{result['note']}; {said}" if result.get("note") else said
     return result
 
 
@@ -184,15 +191,16 @@ Site = tuple[tuple[int, str, int, str, str], "Scope | None", bool, "str | None"]
 
 
 def _sites(ws: "Workspace", name: str, targets: list[Symbol],
-           service: str | list[str] | None) -> tuple[list[Site], bool]:
-    """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target."""
+           service: str | list[str] | None) -> tuple[list[Site], bool, int]:
+    """Every static use of ``name`` (definition sites excluded) with its scope, test flag and likely target; and
+    how many reads were left out as reads of a parameter or local of that name (lexical scope shadows it)."""
     def_sites = {(t["path"], t["start_line"]) for t in targets}
     prefix = service_prefixes(ws, service)
     rows = [r for r in ws.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
     ambiguous = len(targets) > 1
     defs = _enclosing(ws, {r[0] for r in rows})
     resolver = None
-    if ambiguous:
+    if targets:
         imports: dict[str, str] = {}
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
@@ -204,13 +212,26 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
         resolver = Resolver(targets, lines_of, imports, lookups.bases_of, lookups.returns_of,
                             ws.store.go_packages(t["path"] for t in targets), lookups.includers_of, lookups.mixins_of)
     out: list[Site] = []
+    shadowed = 0
+    # a pytest fixture is handed over by parameter name: a parameter of its name is where it is used
+    injected = any(_is_fixture(t) for t in targets)
     for row in rows:
-        _, path, line, _, qualifier = row
+        _, path, line, kind, qualifier = row
         scopes = scopes_around(defs.get(row[0], []), line)
         scope = scopes[0] if scopes else None
-        target = resolver.resolve(path, line, qualifier, scopes, language_for(path) or "") if resolver else None
+        language = language_for(path) or ""
+        if (resolver and not injected and kind == "reference" and not qualifier
+                and resolver.bound_locally(path, line, scopes, language)):
+            shadowed += 1  # ``require(size > 0)`` in ``fun maxSize(size: Long)``: the parameter, not the method
+            continue
+        target = resolver.resolve(path, line, qualifier, scopes, language) if resolver and ambiguous else None
         out.append((row, scope, in_tests(path, scope), target))
-    return out, ambiguous
+    return out, ambiguous, shadowed
+
+
+def _is_fixture(t: Symbol) -> bool:
+    """A pytest fixture (``@pytest.fixture``, ``@pytest.fixture(scope="module")``, ``@pytest_asyncio.fixture``)."""
+    return any(re.match(r"@?(?:[\w.]+\.)?fixture\b", d.strip()) for d in t.get("decorators") or [])
 
 
 def _without_references(ws: "Workspace", result: UsagesAnswer, symbol_name: str, name: str,

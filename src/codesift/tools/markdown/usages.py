@@ -76,6 +76,9 @@ def _usages_head(payload: UsagesPage, name: str, results: Sequence[Payload], off
                     f"({d.get('kind')} {inline(d.get('qualified_name'))}).")
     elif not defs and source == "static":
         head.append(f"No definition named {name} in the index: these uses refer to code outside it.")
+    if payload.get("shadowed"):
+        head.append(f"Left out: {count_of(int(payload['shadowed']), 'read')} of a parameter or local of the "
+                    "same name (the name there is that, not the definition).")
     return head
 
 

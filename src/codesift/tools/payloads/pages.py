@@ -66,6 +66,7 @@ class UsagesPage(TypedDict, total=False):
     groups: list[UsageGroup]
     note: str
     left_out: int
+    shadowed: int
     unresolved: int
     suggestions: list[str]
     symbol_name: str

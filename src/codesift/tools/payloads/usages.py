@@ -57,5 +57,6 @@ class UsagesAnswer(TypedDict):
     groups: NotRequired[list[UsageGroup]]  # ambiguous: biggest group first, unresolved last
     note: NotRequired[str]
     left_out: NotRequired[int]  # Parent.name of an ambiguous name: the uses resolving to other definitions
+    shadowed: NotRequired[int]  # reads of a parameter or local of the name, left out: not uses of a definition
     unresolved: NotRequired[int]  # ambiguous: the uses no one definition could be picked for (a guess, not none)
     suggestions: NotRequired[list[str]]  # source none: similar names
