@@ -1,6 +1,7 @@
 from codesift.rank.candidate import Candidate
-from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, declaration_yields,
-                                     dedupe_content, enclosing_first, implementation_first, is_bodiless)
+from codesift.rank.diversity import (best_of_each_file_first, cap_per_file, consolidate, contained_yields,
+                                     declaration_yields, dedupe_content, enclosing_first, implementation_first,
+                                     is_bodiless)
 
 
 def c(cid, path, start, end, text=None, name=None):
@@ -225,3 +226,72 @@ def test_a_declaration_yields_to_the_implementation_of_its_name():
     kt = _fn(2, "GetPipeline", "fun GetPipeline(key: String) { }", language="kotlin")
     mixed = [_fn(0, "GetPipeline", decl.text), other, kt]
     assert [c.chunk_id for c in declaration_yields(mixed, "a pipeline")] == [0, 1, 2]
+
+
+def test_a_result_inside_one_shown_above_follows_the_others():
+    """WhatFailureGroupHandler (class), its close and handle methods, then FallbackGroupHandler: the methods were
+    shown with their class, so FallbackGroupHandler comes second; each place keeps its score."""
+    def ranked():
+        out = [c(1, "What.php", 23, 80, name="WhatFailureGroupHandler"), c(2, "What.php", 70, 79, name="close"),
+               c(3, "What.php", 28, 43, name="handle"), c(4, "Fallback.php", 24, 68, name="FallbackGroupHandler"),
+               c(5, "Fallback.php", 29, 44, name="handle")]
+        for i, x in enumerate(out):
+            x.score = 1.0 - i / 10
+        return out
+
+    out = contained_yields(ranked())
+    assert [x.chunk_id for x in out] == [1, 4, 2, 3, 5]
+    assert [x.score for x in out] == [1.0, 0.9, 0.8, 0.7, 0.6]
+    assert out[2].explain["contained_yields"] == 1.0 and "contained_yields" not in out[1].explain
+    named = ranked()
+    named[1].explain["name_match"] = 1.0  # the query names close: it stays
+    assert [x.chunk_id for x in contained_yields(named)] == [1, 2, 4, 3, 5]
+    # only among the first ``depth``; a method above its class, or of another file, stays
+    assert [x.chunk_id for x in contained_yields(ranked(), depth=2)] == [1, 2, 3, 4, 5]
+    above = [c(2, "a", 70, 79), c(1, "a", 23, 80), c(3, "b", 70, 79)]
+    assert [x.chunk_id for x in contained_yields(above)] == [2, 1, 3]
+
+
+def test_a_result_inside_a_long_container_stays():
+    """A class over MAX_MERGED_SPAN lines points at none of its methods: the method below it is the pointer."""
+    out = contained_yields([c(1, "options.rb", 2, 254), c(2, "options.rb", 11, 26), c(3, "actions.rb", 308, 319)])
+    assert [x.chunk_id for x in out] == [1, 2, 3]
+
+
+RETRY = '''
+class RetryGroup:
+    """Retry the handlers until one succeeds: each handler in turn, the first success ends it."""
+
+    def __init__(self, handlers):
+        self.handlers = handlers
+
+    def handle(self, record):
+        """Retry the handlers in turn."""
+        for handler in self.handlers:
+            if handler.handle(record):
+                return True
+        return False
+'''
+FALLBACK = '''
+def fallback(handlers, record):
+    """Hand the record to a fallback when one succeeds."""
+    return any(h.handle(record) for h in handlers)
+'''
+
+
+def test_search_lists_a_method_shown_with_its_class_after_the_other_results(tmp_path):
+    from codesift import Index
+    from codesift.config.rank import RankSettings
+    from codesift.config.settings import Config
+
+    (tmp_path / "retry.py").write_text(RETRY)
+    (tmp_path / "fallback.py").write_text(FALLBACK)
+
+    def names(yields: bool) -> list[str]:
+        config = Config(embedder="none", rank=RankSettings(contained_yields=yields))
+        with Index(tmp_path, config=config) as idx:
+            idx.update(embed=False)
+            return [r.qualified_name for r in idx.search("retry handlers until one succeeds", mode="keyword").results]
+
+    assert names(False) == ["RetryGroup", "RetryGroup.handle", "fallback"]
+    assert names(True) == ["RetryGroup", "fallback", "RetryGroup.handle"]  # the method was shown with its class

@@ -170,9 +170,12 @@ def test_search_reranks_and_a_broken_model_leaves_the_pipeline_order_with_a_note
     plain = keyword_index.search(query, mode="keyword", limit=20)
     assert any("reranker.json cannot be read" in n for n in plain.notes)
     assert not any("pipeline_place" in r.explain for r in plain.results)
-    # the pipeline's order is the one the re-ranker started from
+    # the pipeline's order is the one the re-ranker started from, but for what the stages after it moved (a
+    # method shown with its class follows the other results: rank.pipeline.LAST)
+    moved = {r.chunk_id for r in plain.results if "contained_yields" in r.explain}
     by_place = sorted(ranked.results, key=lambda r: r.explain["pipeline_place"])
-    assert [r.chunk_id for r in plain.results] == [r.chunk_id for r in by_place]
+    assert [r.chunk_id for r in plain.results if r.chunk_id not in moved] == [
+        r.chunk_id for r in by_place if r.chunk_id not in moved]
 
 
 def test_status_and_doctor_say_when_the_reranker_is_unavailable(keyword_index, monkeypatch) -> None:

@@ -96,6 +96,9 @@ class RankSettings:
     # A deprecated definition ranked above the one its note says to use instead follows it
     # (diversity.deprecated_yields). why: docs/design-decisions.md#twelve-languages
     deprecated_yields: bool = True
+    # A result inside a better-ranked result of its file (a class's method below the class) follows the results
+    # that are not (diversity.contained_yields). why: docs/design-decisions.md#contained-yields
+    contained_yields: bool = True
     # A nested function ranked above its enclosing function gives it its place (diversity.enclosing_first).
     # why: docs/design-decisions.md#enclosing-first
     enclosing_first: bool = True

@@ -259,6 +259,26 @@ def deprecated_yields(cands: list[Candidate], query: str, depth: int = 20) -> li
     return out
 
 
+def contained_yields(cands: list[Candidate], depth: int = 20) -> list[Candidate]:
+    """A result whose lines lie inside a better-ranked result of its file (``WhatFailureGroupHandler.handle`` below
+    ``WhatFailureGroupHandler``) was shown with it: among the first ``depth``, it follows the results that are not
+    inside one above them, so the first places hold more of the code base. Each place keeps its score. Not a
+    result the query names, nor one inside a container over ``MAX_MERGED_SPAN`` lines, too long to point at it."""
+    head = cands[:depth]
+    inside = [i for i, c in enumerate(head) if "name_match" not in c.explain and any(
+        o.path == c.path and o.start_line <= c.start_line and c.end_line <= o.end_line
+        and c.span < o.span <= MAX_MERGED_SPAN for o in head[:i])]
+    if not inside:
+        return cands
+    moved = set(inside)
+    order = [c for i, c in enumerate(head) if i not in moved] + [head[i] for i in inside]
+    for c, score in zip(order, [c.score for c in head]):
+        c.score = score
+    for i in inside:
+        head[i].explain["contained_yields"] = 1.0
+    return order + cands[depth:]
+
+
 def named_first(cands: list[Candidate], query: ParsedQuery) -> list[Candidate]:
     """For a name typed as the query (``Session``, ``class Session``, ``logger::log``, ``Polly.Retry.RetryHelper``),
     the definitions it names exactly (``named``, labelled HIGH) come first, in their order: the learned re-ranker,

@@ -17,7 +17,8 @@ from codesift.query.parsed import ParsedQuery, as_parsed
 from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate,
-                                     declaration_yields, dedupe_content, deprecated_yields, enclosing_first,
+                                     contained_yields, declaration_yields, dedupe_content, deprecated_yields,
+                                     enclosing_first,
                                      implementation_first, members_first, named_first)
 
 BONUSES = ("name_match", "path", "recency")  # explain keys added to the fused score (in this order)
@@ -259,6 +260,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("implementation_first", _order_only(implementation_first), "implementation_first"),
     Stage("declaration_yields", lambda cands, st: declaration_yields(cands, st.query.text), "declaration_yields"),
     Stage("deprecated_yields", lambda cands, st: deprecated_yields(cands, st.query.text), "deprecated_yields"),
+    Stage("contained_yields", _order_only(contained_yields), "contained_yields"),
     Stage("dedupe", _order_only(dedupe_content), "dedupe"),
     Stage("max_per_file", lambda cands, st: cap_per_file(cands, st.settings.max_per_file), "max_per_file", 0),
     Stage("file_first", _order_only(best_of_each_file_first), "file_first"),
@@ -275,7 +277,7 @@ STRUCTURAL = ("members_first", "implementation_first", "declaration_yields", "en
 
 # Stages that run once the order is final: after the learned re-ranker when there is one, not before it, where
 # moving a result would change what the re-ranker reads (its place, which results are in its first 20).
-LAST = ("named_first", "deprecated_yields")
+LAST = ("named_first", "deprecated_yields", "contained_yields")
 
 
 def restructure(cands: list[Candidate], query: ParsedQuery, settings: RankSettings) -> list[Candidate]:
