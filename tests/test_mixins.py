@@ -132,26 +132,24 @@ PHP = {
 }
 
 
-@pytest.fixture(scope="module")
-def ruby(tmp_path_factory):
+def _keyword_index(tmp_path_factory, name, files):
     mp = pytest.MonkeyPatch()
     mp.setenv("CODESIFT_EMBEDDER", "none")
-    idx = Index(write_repo(tmp_path_factory.mktemp("rb"), RUBY))
+    idx = Index(write_repo(tmp_path_factory.mktemp(name), files))
     idx.update(embed=False)
     yield idx
     idx.close()
     mp.undo()
+
+
+@pytest.fixture(scope="module")
+def ruby(tmp_path_factory):
+    yield from _keyword_index(tmp_path_factory, "rb", RUBY)
 
 
 @pytest.fixture(scope="module")
 def php(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("CODESIFT_EMBEDDER", "none")
-    idx = Index(write_repo(tmp_path_factory.mktemp("php"), PHP))
-    idx.update(embed=False)
-    yield idx
-    idx.close()
-    mp.undo()
+    yield from _keyword_index(tmp_path_factory, "php", PHP)
 
 
 def _targets(idx, name):
