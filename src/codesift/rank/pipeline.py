@@ -18,8 +18,7 @@ from codesift.rank import boosts
 from codesift.rank.candidate import Candidate
 from codesift.rank.diversity import (FUNCTION_KINDS, best_of_each_file_first, cap_per_file, consolidate,
                                      contained_yields, declaration_yields, dedupe_content, deprecated_yields,
-                                     enclosing_first,
-                                     implementation_first, members_first, named_first)
+                                     enclosing_first, implementation_first, members_first, named_first)
 
 BONUSES = ("name_match", "path", "recency")  # explain keys added to the fused score (in this order)
 RERANK_BEST = 1.10 * 1.05 * 1.02 * 1.02  # the most the re-rank factors can lift a score

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from codesift.tools.base import Workspace
 
 _CLASS_KINDS = ("class", "struct", "interface", "trait", "module_def")  # what can have bases or mix others in
-_MIXABLE = frozenset({"module_def", "trait"})  # what a body can mix in (Ruby modules, PHP and Rust traits)
+_MIXABLE = frozenset({"module_def", "trait"})  # what a body can mix in (Ruby modules, PHP traits)
 
 
 def innermost_type(scopes: list[ScopeRow], line: int) -> ScopeRow | None:
@@ -100,10 +100,9 @@ class _Types:
         return [t.qualified_name for t in found if t.qualified_name.rpartition(".")[0] in spaces]
 
 
-def bases_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable[[str], list[str]]:
+def _bases_lookup(types: _Types) -> Callable[[str], list[str]]:
     """type name → the base types its definitions' signatures name (``class Sub(Base)``, ``class A < B``)."""
     memo: dict[str, list[str]] = {}
-    types = types or _Types(ws)
 
     def bases_of(type_name: str) -> list[str]:
         if type_name not in memo:
@@ -113,11 +112,10 @@ def bases_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable[[st
     return bases_of
 
 
-def mixins_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable[[str], list[str]]:
+def _mixins_lookup(types: _Types) -> Callable[[str], list[str]]:
     """type name → what its definitions' bodies mix in (``include Env``, ``use LoggerTrait;``), the last first:
     Ruby looks a method up in the module included last first."""
     memo: dict[str, list[str]] = {}
-    types = types or _Types(ws)
 
     def mixins_of(type_name: str) -> list[str]:
         if type_name not in memo:
@@ -128,12 +126,11 @@ def mixins_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable[[s
     return mixins_of
 
 
-def includers_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable[[str], list[str]]:
+def _includers_lookup(types: _Types) -> Callable[[str], list[str]]:
     """module or trait name → the qualified names of the types whose bodies mix it in (``include Helpers``
     inside ``class Request``): where its methods run, and so whose members a bare call inside it may reach. A
     base class named in a signature is not mixed in: its subclasses' members are not its own."""
     memo: dict[str, list[str]] = {}
-    types = types or _Types(ws)
 
     def includers_of(type_name: str) -> list[str]:
         if type_name not in memo:
@@ -142,7 +139,7 @@ def includers_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable
             # only a module or a trait is mixed in (a class of the same short name is not: ``include Options``
             # inside ``EMHttp`` means its own module, not ``Faraday::Options``)
             wanted = [d for d in types.definitions(type_name) if d.kind in _MIXABLE]
-            for _, path, line, kind, qualifier in ws.store.ref_sites(short) if wanted else []:
+            for _, path, line, kind, qualifier in types.ws.store.ref_sites(short) if wanted else []:
                 inner = innermost_type(types.scopes_of(path), line) if kind == "inherit" else None
                 if inner is None or short in base_names(inner[5] or "") or last_name(inner[2]) == short:
                     continue
@@ -156,7 +153,7 @@ def includers_lookup(ws: "Workspace", types: "_Types | None" = None) -> Callable
     return includers_of
 
 
-def returns_lookup(ws: "Workspace") -> Callable[[str], str]:
+def _returns_lookup(ws: "Workspace") -> Callable[[str], str]:
     """function name → the one type its definitions say they return ("" when none or several)."""
     memo: dict[str, str] = {}
 
@@ -181,5 +178,6 @@ class Lookups(NamedTuple):
 
 
 def type_lookups(ws: "Workspace") -> Lookups:
+    """The lookups over ``ws``'s index, memoised for as long as the caller keeps them."""
     types = _Types(ws)
-    return Lookups(bases_lookup(ws, types), mixins_lookup(ws, types), includers_lookup(ws, types), returns_lookup(ws))
+    return Lookups(_bases_lookup(types), _mixins_lookup(types), _includers_lookup(types), _returns_lookup(ws))

@@ -281,7 +281,7 @@ class Resolver(Generic[T]):
         self.imports = imports  # path → module the file imports the name from
         self.bases_of = bases_of  # type name → the names of its base types (inheritance)
         self.returns_of = returns_of  # function name → the type its definitions say they return
-        self.includers_of = includers_of  # type name → the types that mix it in or extend it
+        self.includers_of = includers_of  # module or trait name → the types that mix it in
         self.mixins_of = mixins_of  # type name → the modules or traits its body mixes in
         self.owners = [last_name(str(t.get("parent") or "")) for t in targets]
         self.extends = [extended_type(str(t.get("signature") or "")) for t in targets]  # C# extension methods
@@ -307,7 +307,7 @@ class Resolver(Generic[T]):
         if hits or self.includers_of is None:
             return hits
         # a module's or trait's code runs inside the types that mix it in (``include Env`` beside ``include
-        # Helpers``; a PHP trait's ``$this->``), a base's inside its subclasses: their members, when it has none
+        # Helpers``; a PHP trait's ``$this->``): their members, when it has none
         seen, layer = {type_name}, [type_name]
         for _ in range(2):  # a module mixed into a module mixed into a class
             layer = [t for name in layer for t in self.includers_of(name) if t not in seen]
