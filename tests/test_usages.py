@@ -428,6 +428,8 @@ def test_reads_of_a_parameter_or_local_of_the_name_are_left_out(tmp_path, monkey
                     val size = size() * 2
                     return size
                 }
+
+                fun wait(timeout: Long): Long = timeout * 2
             }
             """,
         "tests/conftest.py": """
@@ -451,6 +453,9 @@ def test_reads_of_a_parameter_or_local_of_the_name_are_left_out(tmp_path, monkey
         assert result["shadowed"] == 3 and "3 reads of a parameter or local also named 'size'" in result["note"]
         out = run("usages", "size", "--root", str(idx.root))
         assert out.exit_code == 0 and "Left out: 3 reads of a parameter or local" in out.output
+        # a name nothing defines: its parameter's reads are no uses of outside code either
+        outside = idx.find_usages("timeout")
+        assert outside["usages"] == [] and outside["shadowed"] == 1 and outside["source"] == "none"
         fixture = idx.find_usages("app")
         assert [(u["path"], u["line"]) for u in fixture["usages"]] == [("tests/test_app.py", 2)]
         assert "shadowed" not in fixture

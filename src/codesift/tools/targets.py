@@ -265,6 +265,28 @@ def is_parameter(name: str, signature: str, language: str = "") -> bool:
     return re.search(rf"[(,]\s*(?:[*&]{{0,2}}|\.\.\.)\s*(?:mut\s+)?{v}{after}", params) is not None
 
 
+def bound_locally(name: str, lines_of: Callable[[str], list[str]] | None, path: str, line: int,
+                  scopes: Sequence[Scope], language: str = "") -> bool:
+    """Whether ``name`` is a parameter or a local of the function around ``line`` (``fn = getattr(obj, "fn")``,
+    ``for fn in hooks``, ``def run(fn)``): there the name is what that binding holds, not a definition of the name.
+    Locals are read from the live file (``lines_of``; None: parameters only)."""
+    function = next((s for s in scopes if s.kind in _FUNCTION_KINDS), None)
+    if function is None or not name:
+        return False
+    if is_parameter(name, function.signature, language):
+        return True
+    if lines_of is None:
+        return False
+    lines = lines_of(path)
+    pattern = _binding_pattern(name)
+    for n in range(max(function.start + 1, line - MAX_SCAN_LINES), min(line, len(lines) + 1)):
+        text = lines[n - 1]
+        # the last keyword argument of a call (``f(a,\n  fn=g)``) is no binding
+        if name in text and pattern.search(text) and text.count("(") >= text.count(")"):
+            return True
+    return False
+
+
 T = TypeVar("T", bound=Target)  # a find_symbol dict, or the reference graph's node of one
 
 
@@ -378,24 +400,9 @@ class Resolver(Generic[T]):
         return ""
 
     def bound_locally(self, path: str, line: int, scopes: Sequence[Scope], language: str = "") -> bool:
-        """Whether the bare name is a parameter or a local of the function around ``line`` (``fn =
-        getattr(obj, "fn")``, ``for fn in hooks``, ``def run(fn)``): a call of it runs whatever it holds, not
-        the same-named definition. Locals are read from the live file (not when files are not read)."""
-        function = next((s for s in scopes if s.kind in _FUNCTION_KINDS), None)
-        if function is None or not self.name:
-            return False
-        if is_parameter(self.name, function.signature, language):
-            return True
-        if self.lines_of is None:
-            return False
-        lines = self.lines_of(path)
-        pattern = _binding_pattern(self.name)
-        for n in range(max(function.start + 1, line - MAX_SCAN_LINES), min(line, len(lines) + 1)):
-            text = lines[n - 1]
-            # the last keyword argument of a call (``f(a,\n  fn=g)``) is no binding
-            if self.name in text and pattern.search(text) and text.count("(") >= text.count(")"):
-                return True
-        return False
+        """Whether the bare name is a parameter or a local of the function around ``line``: see
+        :func:`bound_locally`."""
+        return bound_locally(self.name, self.lines_of, path, line, scopes, language)
 
     def _owner(self, scopes: Sequence[Scope]) -> str:
         """The type the innermost scope belongs to: ``View`` for ``self`` inside ``View.as_view.view``."""

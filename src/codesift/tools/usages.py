@@ -29,7 +29,7 @@ from codesift.tools.context.common import read_cached
 from codesift.tools.payloads import Definition, Symbol, Usage, UsageGroup, UsagesAnswer
 from codesift.tools.symbols import find_symbol
 from codesift.tools.lookups import type_lookups
-from codesift.tools.targets import UNRESOLVED, Resolver, Scope, labels
+from codesift.tools.targets import UNRESOLVED, Resolver, Scope, bound_locally, labels
 
 if TYPE_CHECKING:  # pragma: no cover
     from codesift.tools.base import Workspace
@@ -199,15 +199,15 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
     rows = [r for r in ws.store.ref_sites(name, prefix) if (r[1], r[2]) not in def_sites]
     ambiguous = len(targets) > 1
     defs = _enclosing(ws, {r[0] for r in rows})
+    root = source_reader(ws)
+    cache: dict[str, list[str]] = {}  # path → its live lines
+    lines_of = (lambda p: file_lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
     resolver = None
-    if targets:
+    if ambiguous:
         imports: dict[str, str] = {}
         for _, path, _, kind, qualifier in rows:
             if kind == "import" and qualifier:
                 imports.setdefault(path, qualifier)
-        root = source_reader(ws)
-        cache: dict[str, list[str]] = {}  # path → its live lines
-        lines_of = (lambda p: file_lines(root, p, cache)) if len(rows) <= LIVE_SCAN_LIMIT else None
         lookups = type_lookups(ws)
         resolver = Resolver(targets, lines_of, imports, lookups.bases_of, lookups.returns_of,
                             ws.store.go_packages(t["path"] for t in targets), lookups.includers_of, lookups.mixins_of)
@@ -220,11 +220,11 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
         scopes = scopes_around(defs.get(row[0], []), line)
         scope = scopes[0] if scopes else None
         language = language_for(path) or ""
-        if (resolver and not injected and kind == "reference" and not qualifier
-                and resolver.bound_locally(path, line, scopes, language)):
+        if (not injected and kind == "reference" and not qualifier
+                and bound_locally(name, lines_of, path, line, scopes, language)):
             shadowed += 1  # ``require(size > 0)`` in ``fun maxSize(size: Long)``: the parameter, not the method
             continue
-        target = resolver.resolve(path, line, qualifier, scopes, language) if resolver and ambiguous else None
+        target = resolver.resolve(path, line, qualifier, scopes, language) if resolver else None
         out.append((row, scope, in_tests(path, scope), target))
     return out, ambiguous, shadowed
 
