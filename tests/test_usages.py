@@ -459,3 +459,50 @@ def test_reads_of_a_parameter_or_local_of_the_name_are_left_out(tmp_path, monkey
         fixture = idx.find_usages("app")
         assert [(u["path"], u["line"]) for u in fixture["usages"]] == [("tests/test_app.py", 2)]
         assert "shadowed" not in fixture
+
+
+def test_a_local_is_a_declaration_where_the_language_declares_it(tmp_path, monkeypatch):
+    """Java's ``String label = …`` declares a local (its reads are left out); a plain ``total = …`` in Kotlin or
+    Java assigns the property or field, whose reads stay uses; Ruby's ``path =~ /x/`` binds nothing."""
+    monkeypatch.setenv("CODESIFT_EMBEDDER", "none")
+    files = {
+        "src/Label.java": """
+            class Label {
+                String label() { return "x"; }
+
+                void print() {
+                    String label = label();
+                    System.out.println(label);
+                }
+            }
+            """,
+        "src/Counter.kt": """
+            class Counter {
+                var total = 0
+
+                fun bump(): Int {
+                    total = total + 1
+                    return total
+                }
+            }
+            """,
+        "lib/page.rb": """
+            class Page
+              def path
+                @path
+              end
+
+              def dated?
+                path =~ /[0-9]{4}/
+                path.start_with?("_posts")
+              end
+            end
+            """,
+    }
+    with _indexed(tmp_path, files) as idx:
+        label = idx.find_usages("label")
+        assert [u["line"] for u in label["usages"]] == [5] and label["shadowed"] == 1  # the call, not the local
+        total = idx.find_usages("total")
+        assert sorted(u["line"] for u in total["usages"]) == [5, 6] and "shadowed" not in total
+        path = idx.find_usages("path")
+        assert sorted(u["line"] for u in path["usages"]) == [7, 8] and "shadowed" not in path

@@ -239,14 +239,26 @@ def labels(targets: Sequence[Target]) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def _binding_pattern(name: str) -> re.Pattern[str]:
+def _binding_pattern(name: str, declared_only: bool = False) -> re.Pattern[str]:
     """A line binding ``name`` as a local: ``name = …`` (``name: T = …``, ``a, name = …``, ``let``/``const``/
-    ``var``/``val``/``my``, Go's ``:=``), ``for name in``, ``… as name``; not ``name == …`` nor a call's ``name=…,``."""
+    ``var``/``val``/``my``, Go's ``:=``), a declaration with its type first (``String name = …``, ``int name;``),
+    ``for name in``, ``for (T name : …)``, ``foreach (var name in …)``, ``… as name``; not ``name == …``,
+    ``name =~ …``, ``name => …`` nor a call's ``name=…,``. ``declared_only``: not a plain ``name = …``, which
+    in most languages assigns a variable declared elsewhere (a field, a property) and binds a new local only in
+    Python and Ruby."""
     v = re.escape(name)
+    keyword = r"(?:let|const|var|val|my|local|auto)\s+(?:mut\s+)?"
     return re.compile(
-        rf"^\s*(?:(?:let|const|var|val|my|local|auto)\s+)?(?:mut\s+)?(?:[\w*]+\s*,\s*)*\*?{v}\s*(?:,\s*[\w*]+\s*)*"
-        rf"(?::\s*[^=]+?)?(?::=|=(?!=))(?!.*,\s*$)"
+        rf"^\s*(?:{keyword}){'' if declared_only else '?'}(?:[\w*]+\s*,\s*)*\*?{v}\s*(?:,\s*[\w*]+\s*)*"
+        rf"(?::\s*[^=]+?)?(?::=|=(?![=~>]))(?!.*,\s*$)"
+        rf"|^\s*(?:[\w*]+\s*,\s*)*{v}\s*(?:,\s*[\w*]+\s*)*:="
+        rf"|^\s*(?:final\s+)?(?!(?:return|else|new|throw|yield|await|case)\b)[A-Za-z_][\w.:]*(?:<[^;=()]*>)?(?:\[\])*"
+        rf"[\s*&]+{v}\s*(?:=(?![=~>])|;)"
+        rf"|\bfor(?:each)?\s*\(\s*(?:final\s+)?[\w.:<>\[\], ?*&]+?\s+{v}\s*(?::|\bin\b)"
         rf"|\bfor\s+(?:[\w*]+\s*,\s*)*{v}\b[^=]*\bin\b|\bas\s+{v}\s*[:,)]")
+
+
+ASSIGNMENT_BINDS = frozenset({"python", "ruby"})  # where ``name = …`` in a function makes a new local
 
 
 _TYPE_FIRST = frozenset({"java", "c_sharp", "c", "cpp", "dart"})  # ``Type name`` parameters
@@ -266,10 +278,11 @@ def is_parameter(name: str, signature: str, language: str = "") -> bool:
 
 
 def bound_locally(name: str, lines_of: Callable[[str], list[str]] | None, path: str, line: int,
-                  scopes: Sequence[Scope], language: str = "") -> bool:
+                  scopes: Sequence[Scope], language: str = "", *, declared_only: bool = False) -> bool:
     """Whether ``name`` is a parameter or a local of the function around ``line`` (``fn = getattr(obj, "fn")``,
     ``for fn in hooks``, ``def run(fn)``): there the name is what that binding holds, not a definition of the name.
-    Locals are read from the live file (``lines_of``; None: parameters only)."""
+    Locals are read from the live file (``lines_of``; None: parameters only); ``declared_only``: a plain
+    assignment binds only where :data:`ASSIGNMENT_BINDS` says it does."""
     function = next((s for s in scopes if s.kind in _FUNCTION_KINDS), None)
     if function is None or not name:
         return False
@@ -278,7 +291,7 @@ def bound_locally(name: str, lines_of: Callable[[str], list[str]] | None, path: 
     if lines_of is None:
         return False
     lines = lines_of(path)
-    pattern = _binding_pattern(name)
+    pattern = _binding_pattern(name, declared_only and language not in ASSIGNMENT_BINDS)
     for n in range(max(function.start + 1, line - MAX_SCAN_LINES), min(line, len(lines) + 1)):
         text = lines[n - 1]
         # the last keyword argument of a call (``f(a,\n  fn=g)``) is no binding

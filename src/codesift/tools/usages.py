@@ -221,7 +221,7 @@ def _sites(ws: "Workspace", name: str, targets: list[Symbol],
         scope = scopes[0] if scopes else None
         language = language_for(path) or ""
         if (not injected and kind == "reference" and not qualifier
-                and bound_locally(name, lines_of, path, line, scopes, language)):
+                and bound_locally(name, lines_of, path, line, scopes, language, declared_only=True)):
             shadowed += 1  # ``require(size > 0)`` in ``fun maxSize(size: Long)``: the parameter, not the method
             continue
         target = resolver.resolve(path, line, qualifier, scopes, language) if resolver else None
